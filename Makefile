@@ -1,0 +1,27 @@
+# Two commands for newcomers: `make run` and `make test`. Both bootstrap uv if missing.
+SHELL := /bin/bash
+export PREFECT_SERVER_ANALYTICS_ENABLED := false
+export DO_NOT_TRACK := 1
+export PREFECT_HOME := $(CURDIR)/.prefect
+
+UV := $(shell command -v uv 2>/dev/null || echo $(HOME)/.local/bin/uv)
+INPUTS ?= seeds
+WAREHOUSE ?= warehouse/ingest.duckdb
+REPORTS ?= reports
+
+.PHONY: run test bench sync uv serve stop
+
+uv:
+	@command -v $(UV) >/dev/null 2>&1 || python3 -m pip install --user --quiet uv || curl -LsSf https://astral.sh/uv/install.sh | sh
+
+sync: uv
+	$(UV) sync --frozen
+
+run: sync
+	$(UV) run ingest run $(INPUTS) --warehouse $(WAREHOUSE) --reports $(REPORTS)
+
+test: sync
+	$(UV) run pytest
+
+bench: sync
+	$(UV) run python -m bench

@@ -1,0 +1,151 @@
+"""`ingest`: a thin command line over the library (run, report, sql, models)."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+from typing import List, Optional
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from . import report, warehouse
+
+DEFAULT_WAREHOUSE = Path("warehouse/ingest.duckdb")
+DEFAULT_REPORTS = Path("reports")
+
+app = typer.Typer(help="Ingest ja/zh technical articles into DuckDB, translate them offline and cross-check claims.",
+                  no_args_is_help=True, add_completion=False)
+console = Console()
+err = Console(stderr=True)
+
+try:
+    from .cli_models import models_app
+except ImportError:  # the model-management commands arrive with the translation package support
+    models_app = None
+if models_app is not None:
+    app.add_typer(models_app, name="models", help="Install, list and remove argostranslate packages.")
+
+
+def _quiet_prefect() -> None:
+    os.environ.setdefault("PREFECT_SERVER_ANALYTICS_ENABLED", "false")
+    os.environ.setdefault("DO_NOT_TRACK", "1")
+
+
+@app.command()
+def run(paths: List[Path] = typer.Argument(None, help="Files or folders to ingest (default: seeds/)."),
+        warehouse_path: Path = typer.Option(DEFAULT_WAREHOUSE, "--warehouse", help="DuckDB file to fill."),
+        reports: Path = typer.Option(DEFAULT_REPORTS, "--reports", help="Directory for the report."),
+        no_prefect: bool = typer.Option(False, "--no-prefect", help="Call the stages directly, without the flow.")) -> None:
+    """Run the `ingest` flow locally (no Prefect server needed)."""
+    inputs = [str(p) for p in paths] if paths else ["seeds"]
+    missing = [p for p in inputs if not Path(p).exists()]
+    if missing:
+        err.print(f"[red]error:[/red] input path(s) not found: {', '.join(missing)}")
+        raise typer.Exit(2)
+    try:
+        if no_prefect:
+            result = _run_direct(inputs, warehouse_path, reports)
+        else:
+            result = _run_flow(inputs, warehouse_path, reports)
+    except warehouse.WarehouseLockedError as error:
+        err.print(f"[red]error:[/red] {error}")
+        raise typer.Exit(3)
+    _print_result(result)
+
+
+def _run_direct(inputs: list[str], warehouse_path: Path, reports: Path) -> dict:
+    from rich.progress import Progress
+
+    from .pipeline import run_pipeline
+
+    with Progress(console=err, transient=True) as bar:
+        tasks: dict[str, int] = {}
+
+        def progress(stage: str, done: int, total: int) -> None:
+            if stage not in tasks:
+                tasks[stage] = bar.add_task(stage, total=total)
+            bar.update(tasks[stage], completed=done)
+
+        summary = run_pipeline(inputs, warehouse_path, reports, progress=progress)
+    return {"files": summary.n_files, "loaded": len(summary.loaded), "skipped": len(summary.skipped),
+            "failed": len(summary.failed), "duplicates": len(summary.duplicates),
+            "missing_pairs": summary.missing_pairs, "reports": summary.report_paths, "errors": summary.failed}
+
+
+def _run_flow(inputs: list[str], warehouse_path: Path, reports: Path) -> dict:
+    _quiet_prefect()
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+    from flows.ingest import ingest
+
+    return ingest(paths=[str(Path(p).resolve()) for p in inputs], warehouse_path=str(warehouse_path),
+                  reports_dir=str(reports))
+
+
+def _print_result(result: dict) -> None:
+    console.print(f"{result['files']} files: {result['loaded']} loaded, {result['skipped']} unchanged (skipped), "
+                  f"{result['failed']} failed, {result['duplicates']} duplicate")
+    for doc_id, reason in (result.get("errors") or {}).items():
+        console.print(f"  [yellow]failed[/yellow] {doc_id}: {reason}")
+    for pair in result.get("missing_pairs") or []:
+        lang = pair.split("->")[0]
+        console.print(f"  no translation package for {pair}: `ingest models install {lang}` "
+                      f"or `ingest models install --from PATH.argosmodel`")
+    for path in result.get("reports") or []:
+        console.print(f"  report: {path}")
+
+
+@app.command("report")
+def report_command(warehouse_path: Path = typer.Option(DEFAULT_WAREHOUSE, "--warehouse"),
+                   reports: Path = typer.Option(DEFAULT_REPORTS, "--reports")) -> None:
+    """Rewrite the consistency report from the warehouse as it is."""
+    con = _open_read_only(warehouse_path)
+    try:
+        for path in report.write_reports(con, reports):
+            console.print(f"report: {path}")
+    finally:
+        con.close()
+
+
+@app.command()
+def sql(statement: str = typer.Argument(..., help="A SQL query; the warehouse is opened read-only."),
+        warehouse_path: Path = typer.Option(DEFAULT_WAREHOUSE, "--warehouse"),
+        max_width: int = typer.Option(60, help="Truncate cells wider than this.")) -> None:
+    """Run a read-only SQL query on the warehouse and print the result as a table."""
+    import duckdb
+
+    con = _open_read_only(warehouse_path)
+    try:
+        columns, rows = warehouse.query(con, statement)
+    except duckdb.Error as error:
+        err.print(f"[red]SQL error:[/red] {error}")
+        raise typer.Exit(1)
+    finally:
+        con.close()
+    table = Table(*columns, show_lines=False)
+    for row in rows:
+        table.add_row(*(_cell(v, max_width) for v in row))
+    console.print(table)
+    console.print(f"{len(rows)} row(s)")
+
+
+def _cell(value: object, width: int) -> str:
+    text = "" if value is None else str(value)
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def _open_read_only(path: Path):
+    try:
+        return warehouse.connect(path, read_only=True)
+    except FileNotFoundError as error:
+        err.print(f"[red]error:[/red] {error}")
+        raise typer.Exit(2)
+    except warehouse.WarehouseLockedError as error:
+        err.print(f"[red]error:[/red] {error}")
+        raise typer.Exit(3)
+
+
+if __name__ == "__main__":
+    app()

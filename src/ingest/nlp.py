@@ -1,0 +1,64 @@
+"""spaCy pipelines per language, built from config: blank ja (SudachiPy), zh (jieba), en.
+
+Each pipeline carries the `ingest_entities` component, which runs the rule
+files of `ingest/lang/` over the text and sets `doc.ents`; the exact rule
+matches (with normalised values) are kept in `doc._.ingest_entities` because
+token alignment may widen a span and stored offsets must point at the text.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import spacy
+from spacy.language import Language
+from spacy.tokens import Doc
+
+from .extract import Entity, find_entities
+
+_TOKENIZER_CONFIG = {
+    "ja": {"nlp": {"tokenizer": {"@tokenizers": "spacy.ja.JapaneseTokenizer", "split_mode": "A"}}},
+    "zh": {"nlp": {"tokenizer": {"@tokenizers": "spacy.zh.ChineseTokenizer", "segmenter": "jieba"}}},
+    "en": {},
+}
+
+if not Doc.has_extension("ingest_entities"):
+    Doc.set_extension("ingest_entities", default=None)
+
+
+class IngestEntities:
+    """Sets doc.ents from the language's rule files."""
+
+    def __init__(self, lang: str) -> None:
+        self.lang = lang
+
+    def __call__(self, doc: Doc) -> Doc:
+        entities: list[Entity] = find_entities(doc.text, self.lang)
+        doc._.ingest_entities = entities
+        spans, last_end = [], -1
+        for entity in entities:
+            span = doc.char_span(entity.start, entity.end, label=entity.label, alignment_mode="expand")
+            if span is not None and span.start >= last_end:
+                spans.append(span)
+                last_end = span.end
+        doc.ents = spans
+        return doc
+
+
+@Language.factory("ingest_entities", default_config={"lang": "en"})
+def make_ingest_entities(nlp: Language, name: str, lang: str) -> IngestEntities:
+    return IngestEntities(lang)
+
+
+def pipeline_lang(lang: str) -> str:
+    """The pipeline used for a document language: its own for ja/zh, English otherwise."""
+    return lang if lang in ("ja", "zh") else "en"
+
+
+@lru_cache(maxsize=4)
+def get_nlp(lang: str) -> Language:
+    """The spaCy pipeline for `lang` (ja, zh or en), built once per process."""
+    lang = pipeline_lang(lang)
+    nlp = spacy.blank(lang, config=_TOKENIZER_CONFIG[lang])
+    nlp.add_pipe("ingest_entities", config={"lang": lang})
+    return nlp

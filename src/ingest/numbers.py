@@ -1,0 +1,108 @@
+"""Numbers as written in ja/zh/en technical prose, turned into comparable values.
+
+Every mention keeps the precision it was written with (`tolerance`): "3万" is
+30,000 ± 5,000 while "29.8k" is 29,800 ± 50, so the two agree and "2万" vs
+"20万" does not. Input is expected NFKC-normalised (the cleaner does that),
+but full-width digits are normalised here too so the module stands alone.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+
+MAGNITUDES: dict[str, float] = {
+    "十": 10, "百": 100, "千": 1_000, "万": 10_000, "萬": 10_000,
+    "亿": 100_000_000, "億": 100_000_000, "兆": 1_000_000_000_000,
+    "k": 1_000, "K": 1_000, "M": 1_000_000, "B": 1_000_000_000, "T": 1_000_000_000_000,
+}
+_CJK_DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "兩": 2, "三": 3, "四": 4,
+               "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
+_CJK_SMALL_UNITS = {"十": 10, "拾": 10, "百": 100, "佰": 100, "千": 1000, "仟": 1000}
+_CJK_BIG_UNITS = {"万": 10_000, "萬": 10_000, "亿": 100_000_000, "億": 100_000_000}
+CJK_NUMERAL_CHARS = "".join(_CJK_DIGITS) + "".join(_CJK_SMALL_UNITS) + "".join(_CJK_BIG_UNITS)
+
+_DIGITS = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
+# Latin magnitude letters only count when glued to the digits and not starting a word
+# ("175B", "64k"), so "7 billion" or "3 Mbps" are left to unit handling.
+_LATIN_MAG = r"[kKMBT](?![A-Za-z])"
+_CJK_MAG = r"[万萬亿億兆]|千万|千萬|百万|百萬"
+NUMBER_RE = re.compile(
+    rf"(?<![\w.])(?P<num>{_DIGITS})(?:(?P<cjkmag>\s?(?:{_CJK_MAG}))|(?P<latmag>{_LATIN_MAG}))?"
+)
+CJK_NUMBER_RE = re.compile(rf"[{CJK_NUMERAL_CHARS}]+")
+
+
+@dataclass(frozen=True)
+class Number:
+    """A parsed number: its value and half a unit of its last written digit."""
+
+    value: float
+    tolerance: float
+
+
+def to_halfwidth(text: str) -> str:
+    """Full-width digits and signs to ASCII, the rest unchanged."""
+    return unicodedata.normalize("NFKC", text)
+
+
+def _decimal_unit(digits: str) -> float:
+    """The value of one unit in the last written digit: '29.8' -> 0.1, '30' -> 1."""
+    if "." in digits:
+        return 10.0 ** -len(digits.split(".", 1)[1])
+    return 1.0
+
+
+def _magnitude(suffix: str | None) -> float:
+    if not suffix:
+        return 1.0
+    suffix = suffix.strip()
+    factor = 1.0
+    for char in suffix:
+        factor *= MAGNITUDES[char]
+    return factor
+
+
+def parse_cjk_numeral(text: str) -> int | None:
+    """Value of a Chinese/Japanese numeral such as '二十', '三千五百', '一万二千'; None if not one."""
+    if not text or any(c not in CJK_NUMERAL_CHARS for c in text):
+        return None
+    total, section, digit = 0, 0, None
+    for char in text:
+        if char in _CJK_DIGITS:
+            digit = _CJK_DIGITS[char]
+        elif char in _CJK_SMALL_UNITS:
+            section += (1 if digit is None else digit) * _CJK_SMALL_UNITS[char]
+            digit = None
+        else:
+            section += digit or 0
+            total = (total + section) * _CJK_BIG_UNITS[char]
+            section, digit = 0, None
+    return total + section + (digit or 0)
+
+
+def parse_number(text: str) -> Number | None:
+    """Parse one written number ('3万', '29.8k', '1,000', '1.5亿', '二十'); None if it is not one."""
+    text = to_halfwidth(text).strip()
+    match = NUMBER_RE.fullmatch(text)
+    if match:
+        digits = match.group("num").replace(",", "")
+        factor = _magnitude(match.group("cjkmag") or match.group("latmag"))
+        return Number(float(digits) * factor, _decimal_unit(digits) * factor / 2)
+    cjk = parse_cjk_numeral(text)
+    if cjk is not None:
+        return Number(float(cjk), 0.5)
+    return None
+
+
+def values_agree(a: Number, b: Number) -> bool:
+    """True when two written numbers can be the same quantity at their written precision."""
+    return abs(a.value - b.value) <= max(a.tolerance, b.tolerance) + 1e-9
+
+
+def canonical(value: float) -> str:
+    """A stable text form for a value: 30000.0 -> '30000', 97.5 -> '97.5'."""
+    if value == int(value) and abs(value) < 1e18:
+        return str(int(value))
+    return f"{value:.6g}"

@@ -1,0 +1,81 @@
+"""Blocks to sentence segments with offsets into the cleaned document text.
+
+Headings, list items and table rows are segments of their own; paragraphs are
+split after 。！？ (and after . ! ? when a new sentence visibly starts), with
+closing brackets and quotes kept on the sentence they close. Overlong
+"sentences" (tables flattened into prose, text with no punctuation) are cut at
+a soft delimiter so that no segment exceeds what a translation model takes.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Iterator
+
+from .clean import HEADING, Cleaned
+
+MAX_SEGMENT_CHARS = 400
+_CLOSERS = "」』）)\"”’】〕》>"
+_HARD_END = re.compile(rf"[。!?！？]+[{re.escape(_CLOSERS)}]*")
+# A full stop ends a sentence only before whitespace and a capital or CJK character,
+# so "torch.compile", "2.5" and "e.g. this" stay whole.
+_LATIN_END = re.compile(r"(?<![A-Z])(?<!\be\.g)(?<!\bi\.e)(?<!\betc)(?<!\bvs)(?<!\bFig)(?<!\bNo)\.(?=\s+[A-Z\u3040-\u30ff\u4e00-\u9fff])")
+_SOFT_BREAK = re.compile(r"[、,，;；:：]\s*|\s+")
+
+
+@dataclass(frozen=True)
+class Segment:
+    seg_idx: int
+    block_idx: int
+    kind: str
+    text: str
+    char_start: int
+    char_end: int
+    section: str | None
+
+
+def _sentence_spans(text: str) -> Iterator[tuple[int, int]]:
+    """(start, end) of each sentence in a block, whitespace trimmed."""
+    ends = sorted({m.end() for m in _HARD_END.finditer(text)} | {m.end() for m in _LATIN_END.finditer(text)})
+    start = 0
+    for end in ends + [len(text)]:
+        yield from _trimmed(text, start, end)
+        start = end
+
+
+def _trimmed(text: str, start: int, end: int) -> Iterator[tuple[int, int]]:
+    while start < end and text[start].isspace():
+        start += 1
+    while end > start and text[end - 1].isspace():
+        end -= 1
+    if end > start:
+        yield from _capped(text, start, end)
+
+
+def _capped(text: str, start: int, end: int) -> Iterator[tuple[int, int]]:
+    """Cut a span longer than MAX_SEGMENT_CHARS at the last soft delimiter before the cap."""
+    while end - start > MAX_SEGMENT_CHARS:
+        window = text[start:start + MAX_SEGMENT_CHARS]
+        cuts = [m.end() for m in _SOFT_BREAK.finditer(window) if m.end() > MAX_SEGMENT_CHARS // 2]
+        cut = start + (cuts[-1] if cuts else MAX_SEGMENT_CHARS)
+        yield start, cut
+        start = cut
+        while start < end and text[start].isspace():
+            start += 1
+    if end > start:
+        yield start, end
+
+
+def segment(cleaned: Cleaned) -> list[Segment]:
+    """Sentence segments of a cleaned document, in order, each tagged with its section heading."""
+    segments: list[Segment] = []
+    section: str | None = None
+    for block_idx, (offset, block) in enumerate(cleaned.block_offsets()):
+        if block.kind == HEADING:
+            section = block.text
+        spans = [(0, len(block.text))] if block.kind != "paragraph" else _sentence_spans(block.text)
+        for start, end in spans:
+            segments.append(Segment(len(segments), block_idx, block.kind, block.text[start:end],
+                                    offset + start, offset + end, section))
+    return segments

@@ -1,0 +1,220 @@
+"""Offline translation with installed Argos Translate packages, run directly on CTranslate2.
+
+argostranslate.translate is not used: it imports stanza for sentence splitting (not
+installed here) and translates one paragraph at a time. The pipeline has already cut the
+text into segments, so this engine hands all segments of one language to
+`Translator.translate_batch` at once, reproducing the call argostranslate makes for its
+packages (`apply_packaged_translation` in argostranslate/translate.py, 1.11): SentencePiece
+pieces in, optional `target_prefix` from metadata.json, `replace_unknowns=True`,
+`length_penalty=0.2`, beam 4, one hypothesis, decoded with `decode_pieces`, `▁` turned
+into spaces, the prefix and one leading space removed. One difference on purpose:
+argostranslate also turns every `_` into a space, which breaks identifiers such as
+`torch_dtype`; this engine keeps underscores.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Sequence
+
+import ctranslate2
+import duckdb
+import packaging.version
+import sentencepiece
+from argostranslate import package as argos_package
+
+from ingest.translate import cache as translation_cache
+from ingest.translate.engine import (
+    CACHED,
+    NOT_NEEDED,
+    TRANSLATED,
+    Translation,
+    TranslationEngine,
+    UntranslatedEngine,
+)
+from ingest.translate.packages import InstalledPackage, list_installed
+
+TARGET_LANGUAGE = "en"
+
+
+@dataclass(frozen=True)
+class ArgosSettings:
+    """How models are loaded and decoded. Defaults follow argostranslate except as noted."""
+
+    device: str = "cpu"
+    compute_type: str = "int8"  # argostranslate says "auto"; int8 is what CPUs run fastest
+    inter_threads: int = 1
+    intra_threads: int = 0  # 0: CTranslate2 picks
+    max_batch_size: int = 32
+    batch_type: str = "examples"
+    beam_size: int = 4
+    length_penalty: float = 0.2
+    max_decoding_length: int = 256
+    min_decoding_length: int = 1
+    # Segments per translate_batch call: a CTranslate2 call cannot be interrupted, so
+    # Ctrl-C is only honoured between calls.
+    call_size: int = 1024
+
+    def decoding_options(self) -> dict:
+        """Keyword arguments for `Translator.translate_batch`."""
+        return {
+            "max_batch_size": self.max_batch_size,
+            "batch_type": self.batch_type,
+            "beam_size": self.beam_size,
+            "num_hypotheses": 1,
+            "length_penalty": self.length_penalty,
+            "replace_unknowns": True,
+            "max_decoding_length": self.max_decoding_length,
+            "min_decoding_length": self.min_decoding_length,
+        }
+
+
+class PairModel:
+    """One package's tokenizer and CTranslate2 translator, loaded once per process."""
+
+    def __init__(self, package_path: Path, settings: ArgosSettings) -> None:
+        self.settings = settings
+        self.tokenizer = sentencepiece.SentencePieceProcessor(
+            model_file=str(package_path / "sentencepiece.model")
+        )
+        self.translator = open_translator(package_path / "model", settings)
+        self.target_prefix = argos_package.Package(package_path).target_prefix
+
+    def tokenize(self, texts: Sequence[str]) -> list[list[str]]:
+        return self.tokenizer.encode(list(texts), out_type=str)
+
+    def translate(self, texts: Sequence[str]) -> list[str]:
+        """English for each of `texts`, same order."""
+        settings = self.settings
+        tokens = self.tokenize(texts)
+        # Length-sorted input gives batches of similar length, hence little padding.
+        order = sorted(range(len(tokens)), key=lambda i: len(tokens[i]))
+        english: list[str] = [""] * len(tokens)
+        for start in range(0, len(order), settings.call_size):
+            positions = order[start : start + settings.call_size]
+            results = self.translator.translate_batch(
+                [tokens[i] for i in positions],
+                target_prefix=self._target_prefix(len(positions)),
+                **settings.decoding_options(),
+            )
+            for position, result in zip(positions, results):
+                english[position] = self.detokenize(result.hypotheses[0])
+        return english
+
+    def _target_prefix(self, count: int) -> list[list[str]] | None:
+        return [[self.target_prefix]] * count if self.target_prefix else None
+
+    def detokenize(self, pieces: Sequence[str]) -> str:
+        pieces = list(pieces)
+        # argostranslate strips the prefix from the decoded string; dropping the token is
+        # the same when the prefix is a vocabulary piece, and safe when it is not.
+        if self.target_prefix and pieces[:1] == [self.target_prefix]:
+            pieces = pieces[1:]
+        text = self.tokenizer.decode_pieces(pieces).replace("▁", " ")
+        return text[1:] if text.startswith(" ") else text
+
+
+def open_translator(model_dir: Path, settings: ArgosSettings) -> ctranslate2.Translator:
+    """The CTranslate2 translator for a package's model folder."""
+    return ctranslate2.Translator(
+        str(model_dir),
+        device=settings.device,
+        compute_type=settings.compute_type,
+        inter_threads=settings.inter_threads,
+        intra_threads=settings.intra_threads,
+    )
+
+
+@functools.lru_cache(maxsize=None)
+def load_pair_model(package_path: Path, version: str, settings: ArgosSettings) -> PairModel:
+    """Load a package once per process; a new version or new settings load it afresh."""
+    return PairModel(package_path, settings)
+
+
+class ArgosEngine:
+    """Translates segments to English with the installed `xx->en` Argos packages."""
+
+    name = "argos"
+
+    def __init__(
+        self,
+        cache: duckdb.DuckDBPyConnection | None = None,
+        settings: ArgosSettings | None = None,
+        packages: Sequence[InstalledPackage] | None = None,
+    ) -> None:
+        self.cache = cache
+        self.settings = settings or ArgosSettings()
+        found = list_installed() if packages is None else packages
+        self.packages = _newest_to_english(found)
+        self._no_package = UntranslatedEngine()
+        if cache is not None:
+            translation_cache.ensure_schema(cache)
+
+    def missing_pairs(self, langs: Sequence[str]) -> list[str]:
+        sources = {base_language(lang) for lang in langs} - {TARGET_LANGUAGE}
+        return sorted(f"{src}->{TARGET_LANGUAGE}" for src in sources - self.packages.keys())
+
+    def translate(self, lang: str, texts: Sequence[str]) -> list[Translation]:
+        source = base_language(lang)
+        if source == TARGET_LANGUAGE:
+            return [Translation(text, NOT_NEEDED) for text in texts]
+        package = self.packages.get(source)
+        if package is None:
+            return self._no_package.translate(source, texts)
+        return self._translate_with(package, texts)
+
+    def _translate_with(self, package: InstalledPackage, texts: Sequence[str]) -> list[Translation]:
+        key = translation_cache.PackageKey(package.package_id, package.version)
+        label = f"argos:{key.package_id}@{key.version}"
+        # Each distinct segment is translated at most once per call, and never if cached.
+        distinct = list(dict.fromkeys(text for text in texts if text.strip()))
+        cached = translation_cache.lookup(self.cache, key, distinct) if self.cache else {}
+        todo = [text for text in distinct if text not in cached]
+        fresh = dict(zip(todo, self._model(package).translate(todo))) if todo else {}
+        if self.cache is not None and fresh:
+            translation_cache.store(self.cache, key, fresh.items())
+        return [_outcome(text, cached, fresh, label) for text in texts]
+
+    def _model(self, package: InstalledPackage) -> PairModel:
+        return load_pair_model(package.path, package.version, self.settings)
+
+
+def _outcome(text: str, cached: dict[str, str], fresh: dict[str, str], label: str) -> Translation:
+    if text in cached:
+        return Translation(cached[text], CACHED, label)
+    if text in fresh:
+        return Translation(fresh[text], TRANSLATED, label)
+    return Translation(text, NOT_NEEDED)  # blank: nothing to translate
+
+
+def base_language(lang: str) -> str:
+    """'zh-TW', 'zh_cn', 'ZH' -> 'zh': packages are per language, not per region."""
+    return re.split(r"[-_]", lang.strip(), maxsplit=1)[0].lower()
+
+
+def _newest_to_english(packages: Sequence[InstalledPackage]) -> dict[str, InstalledPackage]:
+    newest: dict[str, InstalledPackage] = {}
+    for package in sorted(packages, key=lambda p: _version_order(p.version)):
+        if package.to_code == TARGET_LANGUAGE:
+            newest[package.from_code] = package
+    return newest
+
+
+def _version_order(version: str) -> packaging.version.Version:
+    try:
+        return packaging.version.Version(version)
+    except packaging.version.InvalidVersion:
+        return packaging.version.Version("0")
+
+
+def make_engine(
+    cache: duckdb.DuckDBPyConnection | None = None, settings: ArgosSettings | None = None
+) -> TranslationEngine:
+    """ArgosEngine if any `xx->en` package is installed, else an UntranslatedEngine."""
+    installed = list_installed()
+    if any(p.to_code == TARGET_LANGUAGE for p in installed):
+        return ArgosEngine(cache=cache, settings=settings, packages=installed)
+    return UntranslatedEngine()

@@ -1,0 +1,498 @@
+"""Argos Translate packages (`.argosmodel` files): validate, install, list, remove.
+
+Packages live where argostranslate looks for them: `argostranslate.settings.package_data_dir`,
+which argostranslate computes once, at import, from `ARGOS_PACKAGES_DIR` (environment or
+`~/.config/argos-translate/settings.json`), else `$XDG_DATA_HOME/argos-translate/packages`,
+else `~/.local/share/argos-translate/packages`. Set the variable before the first import.
+
+Installing does not use `argostranslate.package.install_from_path`, which extracts any zip
+as is: archives are checked first (layout, metadata, paths, sizes), extracted into a hidden
+staging folder inside the package directory and renamed into place, so a refused or failed
+install leaves nothing behind and a half-extracted package is never visible.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import stat
+import tempfile
+import threading
+import time
+import urllib.request
+import zipfile
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+from typing import Sequence
+
+import ctranslate2
+import sentencepiece
+from argostranslate import package as argos_package
+from argostranslate import settings as argos_settings
+
+# Hidden names so that neither we nor a human mistake them for packages.
+STAGING_PREFIX = ".ingest-staging-"
+TRASH_PREFIX = ".ingest-trash-"
+# Staging folders older than this were left by a killed install, not a running one.
+STALE_STAGING_SECONDS = 24 * 3600
+
+INDEX_TIMEOUT_SECONDS = 5.0
+OFFLINE_HINT = "install from a file instead: `ingest models install --from PATH.argosmodel`"
+
+VOCABULARY_FILES = (
+    ("shared_vocabulary.txt",),
+    ("shared_vocabulary.json",),
+    ("source_vocabulary.txt", "target_vocabulary.txt"),
+    ("source_vocabulary.json", "target_vocabulary.json"),
+)
+LANGUAGE_CODE_RE = re.compile(r"^[a-z]{2,3}(?:[_-][A-Za-z0-9]{2,8})?$")
+PAIR_RE = re.compile(r"^\s*(?P<src>[A-Za-z-]+?)\s*(?:->|_|→)\s*(?P<dst>[A-Za-z-]+)\s*$")
+MAX_METADATA_BYTES = 1 << 20
+RATIO_CHECK_MIN_BYTES = 1 << 20
+COPY_CHUNK_BYTES = 1 << 20
+
+
+class PackageError(Exception):
+    """Any failure to validate, install, find or remove a translation package."""
+
+
+@dataclass(frozen=True)
+class ArchiveLimits:
+    """Bounds an archive must respect before and while it is extracted."""
+
+    max_total_bytes: int = 2 << 30
+    # Real packages compress at most ~10:1 (vocabularies); bombs reach 1000:1.
+    max_ratio: float = 200.0
+    max_members: int = 10_000
+
+
+@dataclass(frozen=True)
+class InstalledPackage:
+    """One installed translation package."""
+
+    from_code: str
+    to_code: str
+    version: str
+    path: Path
+    size_bytes: int
+
+    @property
+    def pair(self) -> str:
+        return f"{self.from_code}->{self.to_code}"
+
+    @property
+    def package_id(self) -> str:
+        """The name argospm gives the package, stable across versions: `translate-ja_en`."""
+        return f"translate-{self.from_code}_{self.to_code}"
+
+
+# ----------------------------------------------------------------------------- locations
+
+
+def package_dir() -> Path:
+    """The directory argostranslate installs packages into (see module docstring)."""
+    return Path(argos_settings.package_data_dir)
+
+
+def _search_dirs() -> list[Path]:
+    return [Path(directory) for directory in argos_settings.package_dirs]
+
+
+# ----------------------------------------------------------------------------- listing
+
+
+def list_installed() -> list[InstalledPackage]:
+    """Every installed translation package, sorted by pair then version."""
+    found = [
+        _describe(directory)
+        for root in _search_dirs()
+        if root.is_dir()
+        for directory in sorted(root.iterdir())
+        if _looks_like_package(directory)
+    ]
+    return sorted((p for p in found if p is not None), key=lambda p: (p.pair, p.version))
+
+
+def _looks_like_package(directory: Path) -> bool:
+    # Hidden folders are our staging/trash areas; folders without metadata are not
+    # packages (argostranslate's own listing crashes on them, so we do not use it).
+    return (
+        directory.is_dir()
+        and not directory.name.startswith(".")
+        and (directory / "metadata.json").is_file()
+    )
+
+
+def _describe(directory: Path) -> InstalledPackage | None:
+    try:
+        pkg = argos_package.Package(directory)
+    except (OSError, ValueError):
+        return None
+    if pkg.type != "translate" or not pkg.from_code or not pkg.to_code:
+        return None
+    return InstalledPackage(
+        from_code=pkg.from_code,
+        to_code=pkg.to_code,
+        version=pkg.package_version or "",
+        path=directory,
+        size_bytes=_size_on_disk(directory),
+    )
+
+
+def _size_on_disk(directory: Path) -> int:
+    return sum(f.stat().st_size for f in directory.rglob("*") if f.is_file())
+
+
+def parse_pair(pair: str) -> tuple[str, str]:
+    """'ja->en', 'ja_en' or 'ja → en' to ('ja', 'en')."""
+    match = PAIR_RE.match(pair)
+    if not match:
+        raise PackageError(
+            f"cannot read the language pair {pair!r}; write it as FROM->TO or FROM_TO, "
+            "e.g. `ja->en` or `ja_en` (see `ingest models list`)"
+        )
+    return match.group("src").lower(), match.group("dst").lower()
+
+
+# ----------------------------------------------------------------------------- removing
+
+
+def remove(pair: str) -> list[InstalledPackage]:
+    """Uninstall every installed package for `pair`; returns what was removed."""
+    from_code, to_code = parse_pair(pair)
+    doomed = [p for p in list_installed() if (p.from_code, p.to_code) == (from_code, to_code)]
+    if not doomed:
+        installed = ", ".join(p.pair for p in list_installed()) or "none"
+        raise PackageError(
+            f"no package for {from_code}->{to_code} is installed (installed: {installed}); "
+            "see `ingest models list`"
+        )
+    for pkg in doomed:
+        _delete_atomically(pkg.path)
+    return doomed
+
+
+def _delete_atomically(directory: Path) -> None:
+    # Renaming first makes the package disappear at once; a crash during rmtree then
+    # leaves only a hidden folder behind, never a half-deleted package.
+    trash = Path(tempfile.mkdtemp(prefix=TRASH_PREFIX, dir=directory.parent))
+    os.replace(directory, trash / directory.name)
+    shutil.rmtree(trash, ignore_errors=True)
+
+
+# ----------------------------------------------------------------------------- validating
+
+
+@dataclass(frozen=True)
+class _Manifest:
+    """What validation learned about an archive."""
+
+    top: str
+    files: tuple[zipfile.ZipInfo, ...]
+    metadata: dict
+
+
+def inspect_archive(path: Path, limits: ArchiveLimits = ArchiveLimits()) -> dict:
+    """Validate a `.argosmodel` file without installing it; returns its metadata."""
+    with _open_zip(Path(path)) as archive:
+        return _validate(archive, limits).metadata
+
+
+def _open_zip(path: Path) -> zipfile.ZipFile:
+    if not path.is_file():
+        raise PackageError(f"{path} does not exist or is not a file; check the path")
+    try:
+        return zipfile.ZipFile(path)
+    except zipfile.BadZipFile as exc:
+        raise PackageError(
+            f"{path} is not a valid .argosmodel: not a zip archive, or truncated ({exc}); "
+            "download the package again"
+        ) from exc
+
+
+def _validate(archive: zipfile.ZipFile, limits: ArchiveLimits) -> _Manifest:
+    members = archive.infolist()
+    _check_member_count(members, limits)
+    for info in members:
+        _check_member_name(info)
+        _check_member_type(info)
+    _check_sizes(members, limits)
+    top = _single_top_folder(members)
+    files = tuple(m for m in members if not m.is_dir())
+    names = {PurePosixPath(m.filename).relative_to(top).as_posix() for m in files}
+    _check_layout(names, top)
+    metadata = _read_metadata(archive, f"{top}/metadata.json")
+    return _Manifest(top=top, files=files, metadata=metadata)
+
+
+def _refuse(archive_problem: str) -> PackageError:
+    return PackageError(
+        f"refusing to install: {archive_problem}; this is not a well-formed Argos package — "
+        "use an official .argosmodel file or rebuild the package"
+    )
+
+
+def _check_member_count(members: Sequence[zipfile.ZipInfo], limits: ArchiveLimits) -> None:
+    if not members:
+        raise _refuse("the archive is empty")
+    if len(members) > limits.max_members:
+        raise _refuse(f"the archive has {len(members)} entries (limit {limits.max_members})")
+    names = [m.filename for m in members]
+    if len(set(names)) != len(names):
+        raise _refuse("the archive lists the same path twice")
+
+
+def _check_member_name(info: zipfile.ZipInfo) -> None:
+    name = info.filename
+    if "\\" in name or "\x00" in name:
+        raise _refuse(f"entry {name!r} contains a backslash or NUL byte")
+    if name.startswith("/") or re.match(r"^[A-Za-z]:", name):
+        raise _refuse(f"entry {name!r} is an absolute path")
+    if any(part in ("..", ".") for part in PurePosixPath(name).parts) or "//" in name:
+        raise _refuse(f"entry {name!r} contains '..', '.' or an empty path component")
+
+
+def _check_member_type(info: zipfile.ZipInfo) -> None:
+    # Some zip tools store permission bits without a file type; only a stated type counts.
+    file_type = stat.S_IFMT(info.external_attr >> 16)
+    if file_type == stat.S_IFLNK:
+        raise _refuse(f"entry {info.filename!r} is a symbolic link")
+    if file_type not in (0, stat.S_IFREG, stat.S_IFDIR):
+        raise _refuse(f"entry {info.filename!r} is not a regular file or folder")
+
+
+def _check_sizes(members: Sequence[zipfile.ZipInfo], limits: ArchiveLimits) -> None:
+    total = sum(m.file_size for m in members)
+    if total > limits.max_total_bytes:
+        raise _refuse(
+            f"it would unpack to {total:,} bytes, more than the {limits.max_total_bytes:,} "
+            "byte limit"
+        )
+    for info in members:
+        ratio = info.file_size / max(info.compress_size, 1)
+        # Small files may legitimately compress very well; only large ones can bomb.
+        if info.file_size > RATIO_CHECK_MIN_BYTES and ratio > limits.max_ratio:
+            raise _refuse(
+                f"entry {info.filename!r} expands {ratio:.0f}-fold (limit "
+                f"{limits.max_ratio:.0f}), the signature of a zip bomb"
+            )
+
+
+def _single_top_folder(members: Sequence[zipfile.ZipInfo]) -> str:
+    tops = {PurePosixPath(m.filename).parts[0] for m in members}
+    if len(tops) != 1:
+        shown = ", ".join(sorted(tops)[:5])
+        raise _refuse(f"expected exactly one top-level folder, found {len(tops)}: {shown}")
+    top = tops.pop()
+    if top.startswith(".") or any(PurePosixPath(m.filename).parts == (top,) and not m.is_dir()
+                                  for m in members):
+        raise _refuse(f"the top-level entry {top!r} must be a visible folder")
+    return top
+
+
+def _check_layout(names: set[str], top: str) -> None:
+    required = {
+        "metadata.json": "metadata.json",
+        "model/model.bin": "model/model.bin (the CTranslate2 model)",
+        "sentencepiece.model": "sentencepiece.model (the SentencePiece tokenizer)",
+    }
+    for name, what in required.items():
+        if name not in names:
+            raise _refuse(f"{top}/ is missing {what}")
+    if not any(all(f"model/{v}" in names for v in group) for group in VOCABULARY_FILES):
+        raise _refuse(f"{top}/model/ is missing its vocabulary (e.g. shared_vocabulary.txt)")
+
+
+def _read_metadata(archive: zipfile.ZipFile, name: str) -> dict:
+    info = archive.getinfo(name)
+    if info.file_size > MAX_METADATA_BYTES:
+        raise _refuse(f"{name} is {info.file_size:,} bytes, far too large for metadata")
+    try:
+        with archive.open(info) as handle:
+            metadata = json.loads(handle.read(MAX_METADATA_BYTES + 1).decode("utf-8"))
+    except (zipfile.BadZipFile, OSError, EOFError) as exc:
+        raise _refuse(f"{name} cannot be read ({exc})") from exc
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise _refuse(f"{name} is not valid UTF-8 JSON ({exc})") from exc
+    if not isinstance(metadata, dict):
+        raise _refuse(f"{name} is not a JSON object")
+    _check_metadata(metadata, name)
+    return metadata
+
+
+def _check_metadata(metadata: dict, name: str) -> None:
+    for key in ("from_code", "to_code"):
+        value = metadata.get(key)
+        if not isinstance(value, str) or not LANGUAGE_CODE_RE.match(value):
+            raise _refuse(f"{name} has no valid {key!r} (got {value!r})")
+    version = metadata.get("package_version")
+    if not isinstance(version, str) or not version.strip():
+        raise _refuse(f"{name} has no 'package_version'")
+    if metadata.get("type", "translate") != "translate":
+        raise _refuse(f"{name} declares type {metadata.get('type')!r}, not a translation package")
+
+
+# ----------------------------------------------------------------------------- installing
+
+
+def install_from_file(path: Path | str, limits: ArchiveLimits = ArchiveLimits()) -> InstalledPackage:
+    """Validate and install a `.argosmodel` file, replacing any package of the same pair."""
+    path = Path(path)
+    destination_root = package_dir()
+    destination_root.mkdir(parents=True, exist_ok=True)
+    _sweep_stale(destination_root)
+    with _open_zip(path) as archive:
+        manifest = _validate(archive, limits)
+        staging = Path(tempfile.mkdtemp(prefix=STAGING_PREFIX, dir=destination_root))
+        try:
+            _extract(archive, manifest, staging, limits)
+            _check_loadable(staging / manifest.top)
+            installed = _move_into_place(staging / manifest.top, destination_root / manifest.top)
+        finally:
+            shutil.rmtree(staging, ignore_errors=True)
+    _remove_other_versions(installed)
+    return installed
+
+
+def _sweep_stale(root: Path) -> None:
+    cutoff = time.time() - STALE_STAGING_SECONDS
+    for leftover in root.glob(f"{STAGING_PREFIX}*"):
+        if leftover.stat().st_mtime < cutoff:
+            shutil.rmtree(leftover, ignore_errors=True)
+
+
+def _extract(
+    archive: zipfile.ZipFile, manifest: _Manifest, staging: Path, limits: ArchiveLimits
+) -> None:
+    """Stream every file out, counting real bytes: headers may lie about sizes."""
+    written = 0
+    for info in manifest.files:
+        target = staging.joinpath(*PurePosixPath(info.filename).parts)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        member_bytes = 0
+        try:
+            with archive.open(info) as source, open(target, "xb") as sink:
+                while chunk := source.read(COPY_CHUNK_BYTES):
+                    member_bytes += len(chunk)
+                    written += len(chunk)
+                    _check_running_size(info, member_bytes, written, limits)
+                    sink.write(chunk)
+        except (zipfile.BadZipFile, EOFError, OSError, ValueError) as exc:
+            raise PackageError(
+                f"refusing to install: {info.filename!r} is corrupt ({exc}); download the "
+                "package again"
+            ) from exc
+
+
+def _check_running_size(
+    info: zipfile.ZipInfo, member_bytes: int, total_bytes: int, limits: ArchiveLimits
+) -> None:
+    if member_bytes > info.file_size:
+        raise _refuse(f"{info.filename!r} unpacks to more bytes than its header declares")
+    if total_bytes > limits.max_total_bytes:
+        raise _refuse(f"it unpacks to more than {limits.max_total_bytes:,} bytes")
+
+
+def _check_loadable(package_root: Path) -> None:
+    """Load tokenizer and model once so a package that cannot translate is never installed."""
+    try:
+        sentencepiece.SentencePieceProcessor(model_file=str(package_root / "sentencepiece.model"))
+    except (OSError, RuntimeError) as exc:
+        raise _refuse(f"sentencepiece.model does not load ({exc})") from exc
+    try:
+        ctranslate2.Translator(str(package_root / "model"), device="cpu")
+    except (OSError, RuntimeError, ValueError) as exc:
+        raise _refuse(f"model/ is not a loadable CTranslate2 model ({exc})") from exc
+
+
+def _move_into_place(staged: Path, final: Path) -> InstalledPackage:
+    # A directory cannot be os.replace'd onto a non-empty one, so a same-named package
+    # is moved aside first and restored if the swap fails.
+    aside = None
+    if final.exists():
+        aside = Path(tempfile.mkdtemp(prefix=TRASH_PREFIX, dir=final.parent)) / final.name
+        os.replace(final, aside)
+    try:
+        os.replace(staged, final)
+    except OSError as exc:
+        if aside is not None:
+            os.replace(aside, final)
+        raise PackageError(f"could not move the package into {final} ({exc}); check permissions") from exc
+    if aside is not None:
+        shutil.rmtree(aside.parent, ignore_errors=True)
+    described = _describe(final)
+    assert described is not None, "validated metadata must describe a translate package"
+    return described
+
+
+def _remove_other_versions(installed: InstalledPackage) -> None:
+    """Keep one package per pair, or which one translates would depend on folder order."""
+    for other in list_installed():
+        same_pair = (other.from_code, other.to_code) == (installed.from_code, installed.to_code)
+        if same_pair and other.path != installed.path:
+            _delete_atomically(other.path)
+
+
+# ----------------------------------------------------------------------------- online index
+
+
+def install_from_index(
+    langs: Sequence[str], timeout: float = INDEX_TIMEOUT_SECONDS
+) -> list[InstalledPackage]:
+    """Download and install the `xx->en` package for each language from the Argos index."""
+    _refresh_index(timeout)
+    available = {
+        (p.from_code, p.to_code): p
+        for p in argos_package.get_available_packages()
+        if p.type == "translate"
+    }
+    wanted = [(lang.lower(), "en") for lang in langs]
+    missing = [f"{src}->{dst}" for src, dst in wanted if (src, dst) not in available]
+    if missing:
+        offered = ", ".join(sorted(f"{s}->{d}" for s, d in available if d == "en"))
+        raise PackageError(
+            f"the Argos index has no package for {', '.join(missing)}; it offers: {offered}"
+        )
+    return [_download_and_install(available[pair]) for pair in wanted]
+
+
+def _refresh_index(timeout: float) -> None:
+    """Fetch the package index, failing within `timeout` seconds when offline.
+
+    argostranslate's own update_package_index has no timeout and swallows errors (its
+    get_available_packages then recurses forever), and a socket timeout does not cover a
+    hanging DNS lookup; so the fetch runs in a daemon thread with a hard deadline.
+    """
+    url = argos_settings.remote_package_index
+    outcome: dict[str, object] = {}
+
+    def fetch() -> None:
+        try:
+            with urllib.request.urlopen(url, timeout=timeout) as response:
+                outcome["data"] = response.read()
+        except Exception as exc:  # noqa: BLE001 — reported to the caller below
+            outcome["error"] = exc
+
+    worker = threading.Thread(target=fetch, name="argos-index-fetch", daemon=True)
+    worker.start()
+    worker.join(timeout)
+    data = outcome.get("data")
+    if not isinstance(data, bytes):
+        reason = outcome.get("error") or f"no answer within {timeout:g} s"
+        raise PackageError(f"cannot reach the Argos package index at {url} ({reason}); {OFFLINE_HINT}")
+    Path(argos_settings.local_package_index).write_bytes(data)
+
+
+def _download_and_install(available: argos_package.AvailablePackage) -> InstalledPackage:
+    try:
+        downloaded = available.download()
+    except Exception as exc:  # argostranslate raises bare Exception on failed downloads
+        raise PackageError(
+            f"downloading {available.from_code}->{available.to_code} failed ({exc}); {OFFLINE_HINT}"
+        ) from exc
+    try:
+        return install_from_file(downloaded)
+    finally:
+        Path(downloaded).unlink(missing_ok=True)

@@ -1,0 +1,109 @@
+-- Warehouse tables. Names and the listed columns are the interface users query;
+-- every statement is idempotent so the schema is applied at each connection.
+
+CREATE TABLE IF NOT EXISTS documents (
+    doc_id           VARCHAR PRIMARY KEY,   -- path relative to the input root
+    path             VARCHAR NOT NULL,
+    format           VARCHAR,               -- text | markdown | html
+    sha256           VARCHAR,               -- of the raw bytes
+    size_bytes       BIGINT,
+    encoding         VARCHAR,
+    lang             VARCHAR,               -- ja | zh | ko | en | ...
+    lang_variant     VARCHAR,               -- zh-Hans | zh-Hant for Chinese
+    lang_confidence  DOUBLE,
+    title            VARCHAR,
+    published_at     DATE,
+    source_url       VARCHAR,
+    translator       VARCHAR,
+    author           VARCHAR,
+    release          VARCHAR,               -- product + version the article is about
+    release_note     VARCHAR,               -- set when title and body name different releases
+    text             VARCHAR,               -- cleaned text; segment offsets point into it
+    status           VARCHAR NOT NULL,      -- ok | failed | duplicate
+    error            VARCHAR,               -- why, and what to do, when not ok
+    duplicate_of     VARCHAR,
+    pipeline_version VARCHAR,
+    run_id           VARCHAR,
+    loaded_at        TIMESTAMP
+);
+
+CREATE TABLE IF NOT EXISTS segments (
+    doc_id             VARCHAR NOT NULL,
+    seg_idx            INTEGER NOT NULL,
+    block_idx          INTEGER,             -- paragraph the segment belongs to
+    kind               VARCHAR,             -- heading | paragraph | list_item | table_row
+    section            VARCHAR,             -- heading in effect
+    lang               VARCHAR,
+    lang_confidence    DOUBLE,
+    char_start         INTEGER,             -- offsets into documents.text
+    char_end           INTEGER,
+    text               VARCHAR NOT NULL,
+    text_en            VARCHAR,
+    translation_status VARCHAR,             -- translated | cached | untranslated | not_needed
+    translation_engine VARCHAR,
+    translation_reason VARCHAR,
+    PRIMARY KEY (doc_id, seg_idx)
+);
+
+CREATE TABLE IF NOT EXISTS entities (
+    doc_id     VARCHAR NOT NULL,
+    seg_idx    INTEGER NOT NULL,
+    ent_idx    INTEGER NOT NULL,
+    label      VARCHAR NOT NULL,            -- VERSION HARDWARE PERCENT MULTIPLIER QUANTITY COUNT DATE MATURITY
+    text       VARCHAR NOT NULL,            -- exactly segments.text[char_start:char_end]
+    norm       VARCHAR,
+    value_num  DOUBLE,
+    value_max  DOUBLE,
+    value_tol  DOUBLE,                      -- half a unit of the last written digit
+    unit       VARCHAR,
+    qualifier  VARCHAR,
+    char_start INTEGER,                     -- offsets into segments.text
+    char_end   INTEGER,
+    PRIMARY KEY (doc_id, seg_idx, ent_idx)
+);
+
+CREATE TABLE IF NOT EXISTS claims (
+    claim_id     VARCHAR PRIMARY KEY,
+    doc_id       VARCHAR NOT NULL,
+    seg_idx      INTEGER NOT NULL,
+    subject      VARCHAR NOT NULL,          -- canonical id (glossary) or name:<latin name>
+    subject_text VARCHAR,                   -- as written
+    attribute    VARCHAR NOT NULL,
+    value        VARCHAR NOT NULL,
+    value_num    DOUBLE,
+    value_max    DOUBLE,
+    value_tol    DOUBLE,
+    unit         VARCHAR,
+    qualifier    VARCHAR,                   -- exact | up_to | about | over
+    baseline     VARCHAR,
+    context      VARCHAR,                   -- hardware named in the same sentence
+    release      VARCHAR,
+    char_start   INTEGER,
+    char_end     INTEGER,
+    evidence     VARCHAR,                   -- the source sentence
+    evidence_en  VARCHAR                    -- its translation, when there is one
+);
+
+CREATE TABLE IF NOT EXISTS translation_issues (
+    doc_id   VARCHAR NOT NULL,
+    seg_idx  INTEGER NOT NULL,
+    kind     VARCHAR NOT NULL,              -- number | percent | version | hardware ...
+    expected VARCHAR,
+    detail   VARCHAR
+);
+
+CREATE TABLE IF NOT EXISTS runs (
+    run_id           VARCHAR PRIMARY KEY,
+    started_at       TIMESTAMP,
+    finished_at      TIMESTAMP,
+    inputs           VARCHAR,
+    pipeline_version VARCHAR,
+    engine           VARCHAR,
+    missing_pairs    VARCHAR,
+    n_files          INTEGER,
+    n_loaded         INTEGER,
+    n_skipped        INTEGER,
+    n_failed         INTEGER,
+    n_duplicate      INTEGER,
+    status           VARCHAR
+);
