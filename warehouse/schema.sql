@@ -84,6 +84,13 @@ CREATE TABLE IF NOT EXISTS claims (
     evidence_en  VARCHAR                    -- its translation, when there is one
 );
 
+CREATE TABLE IF NOT EXISTS anchors (      -- numbers, Latin names and URLs per segment, for alignment
+    doc_id  VARCHAR NOT NULL,
+    seg_idx INTEGER NOT NULL,
+    kind    VARCHAR NOT NULL,               -- number | name | url
+    anchor  VARCHAR NOT NULL
+);
+
 CREATE TABLE IF NOT EXISTS translation_issues (
     doc_id   VARCHAR NOT NULL,
     seg_idx  INTEGER NOT NULL,

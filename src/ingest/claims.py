@@ -24,7 +24,7 @@ from typing import Iterable, Sequence
 
 import yaml
 
-from .clean import HEADING
+from .clean import CELL_SEPARATOR, HEADING, TABLE_ROW
 from .extract import COUNT, MATURITY, MULTIPLIER, PERCENT, QUANTITY, VERSION, Entity, rules_for
 
 _CLAUSE_END = re.compile(r"[。!?！？;；]")
@@ -88,8 +88,9 @@ class Claim:
 def _alias_pattern(alias: str) -> str:
     """An alias as a regex that ignores spacing and, for Latin edges, does not match inside words."""
     body = r"\s*".join(re.escape(char) for char in alias if not char.isspace())
-    start = r"(?<![A-Za-z0-9])" if alias[:1].isascii() and alias[:1].isalnum() else ""
-    end = r"(?![A-Za-z0-9])" if alias[-1:].isascii() and alias[-1:].isalnum() else ""
+    # "ITT" must not match inside "torch.itt" nor "ACL" inside "mkldnn_acl".
+    start = r"(?<![A-Za-z0-9_.])" if alias[:1].isascii() and alias[:1].isalnum() else ""
+    end = r"(?![A-Za-z0-9_])" if alias[-1:].isascii() and alias[-1:].isalnum() else ""
     return start + body + end
 
 
@@ -194,6 +195,26 @@ def _fallback_mentions(text: str, entities: Sequence[Entity]) -> list[Mention]:
             if not any(s <= m.start() < e for s, e in covered)]
 
 
+def _cells(text: str) -> Iterable[tuple[int, int]]:
+    """(start, end) of each cell of a table-row segment."""
+    start = 0
+    for part in text.split(CELL_SEPARATOR):
+        yield start, start + len(part)
+        start += len(part) + len(CELL_SEPARATOR)
+
+
+def _shifted(mentions: Sequence[Mention], offset: int) -> list[Mention]:
+    return [Mention(m.subject, m.surface, m.start + offset, m.end + offset) for m in mentions]
+
+
+def _head_mention(mentions: Sequence[Mention], lang: str) -> Mention | None:
+    """The subject a heading is about: Chinese and Japanese put the head noun last
+    ("TorchInductor 中的 BF16 符号形状优化"), English first ("FlexAttention in TorchInductor")."""
+    if not mentions:
+        return None
+    return mentions[-1] if lang in ("ja", "zh") else mentions[0]
+
+
 # ---- building -----------------------------------------------------------------------------
 
 class ClaimBuilder:
@@ -206,24 +227,56 @@ class ClaimBuilder:
         self.lang = lang
         self.section_subject: Mention | None = None
         self.section_maturity: str | None = None
+        self.column_maturity: list[str | None] = []
 
     def build(self, segments: Sequence[SegmentInput]) -> list[Claim]:
         claims: list[Claim] = []
         for segment in segments:
+            if segment.kind != TABLE_ROW:
+                self.column_maturity = []
             if segment.kind == HEADING:
                 claims.extend(self._heading(segment))
+            elif segment.kind == TABLE_ROW:
+                claims.extend(self._table_row(segment))
             else:
                 claims.extend(self._body(segment))
         return claims
 
+    def _table_row(self, segment: SegmentInput) -> list[Claim]:
+        """A header row of maturity labels ("Beta | Prototype | Performance") sets each column's
+        maturity for the feature names in the rows below it."""
+        cells = list(_cells(segment.text))
+        header = [self._column_label(segment, start, end) for start, end in cells]
+        if all(label is not None for label in header):
+            self.column_maturity = [label or None for label in header]
+            return []
+        claims = [c for e in segment.entities if e.label != MATURITY
+                  for c in self._value_claim(segment, e, glossary_mentions(segment.text))]
+        for (start, end), maturity in zip(cells, self.column_maturity):
+            subject = _head_mention(_shifted(glossary_mentions(segment.text[start:end]), start), segment.lang)
+            if maturity and subject:
+                claims.append(self._claim(segment, subject, "maturity", maturity, subject.start, subject.end))
+        return claims
+
+    def _column_label(self, segment: SegmentInput, start: int, end: int) -> str | None:
+        """The maturity a header cell names, '' for another section name, None for an ordinary cell."""
+        cell = segment.text[start:end].strip("* ")
+        for entity in segment.entities:
+            if entity.label == MATURITY and entity.start >= start and entity.end <= end \
+                    and len(cell) <= len(entity.text) + 4:
+                return entity.norm
+        return "" if rules_for(self.lang).other_sections.search(cell) else None
+
     def _heading(self, segment: SegmentInput) -> list[Claim]:
         mentions = glossary_mentions(segment.text)
-        self.section_subject = mentions[0] if mentions else None
+        self.section_subject = _head_mention(mentions, segment.lang)
         self.release = (releases_in(segment.entities) or [self.release or self.doc_release])[0]
         section_maturity = self._maturity_section(segment.text)
         if section_maturity:
             self.section_maturity = section_maturity
             return []
+        if rules_for(self.lang).other_sections.search(segment.text):
+            self.section_maturity = None
         claims = [c for e in segment.entities if e.label != MATURITY for c in self._value_claim(segment, e, mentions)]
         tags = [e for e in segment.entities if e.label == MATURITY]
         if self.section_subject and (tags or self.section_maturity):

@@ -110,16 +110,22 @@ _SENTENCE_END = tuple("。.!?！？:：;；,，、")
 _HEADING_MAX_CHARS = 60
 
 
+# Source code pasted into plain-text articles: short, unpunctuated, and not a heading.
+_CODE_LINE = re.compile(r"^(?:import |from \S+ import |with |for |def |class |#|return )|[=({\[]\S*[)}\]]$|\w\(.*\)\s*:?$")
+_NUMBERED = re.compile(r"^\d{1,2}[.)]")
+
+
 def _looks_like_heading(line: str) -> bool:
-    """Plain text has no markup: a short line that ends no sentence is taken as a heading."""
-    return len(line) <= _HEADING_MAX_CHARS and not line.endswith(_SENTENCE_END) and "。" not in line
+    """Plain text has no markup: a short line that ends no sentence (and is no code) is a heading."""
+    return (len(line) <= _HEADING_MAX_CHARS and not line.endswith(_SENTENCE_END) and "。" not in line
+            and not _CODE_LINE.search(line))
 
 
 def _text_blocks(text: str) -> Iterator[Block]:
     for line in (raw.strip() for raw in text.split("\n")):
         if not line:
             continue
-        if _BULLET_PREFIX.match(line):
+        if _BULLET_PREFIX.match(line) and not (_NUMBERED.match(line) and _looks_like_heading(line)):
             yield Block(LIST_ITEM, _BULLET_PREFIX.sub("", line))
         else:
             yield Block(HEADING if _looks_like_heading(line) else PARAGRAPH, line)

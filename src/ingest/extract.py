@@ -60,6 +60,7 @@ class Rules:
     dates: list[re.Pattern]
     maturity: list[tuple[str, re.Pattern]]
     maturity_sections: list[tuple[str, re.Pattern]]
+    other_sections: re.Pattern
     attributes: list[tuple[str, re.Pattern]]
     qualifiers: list[tuple[str, re.Pattern]]
     baselines: list[re.Pattern]
@@ -114,6 +115,7 @@ def rules_for(lang: str) -> Rules:
         + ([] if lang == "en" else _keyed(english["maturity"], flags=re.I)),
         maturity_sections=_keyed(specific.get("maturity_sections"), flags=re.I)
         + ([] if lang == "en" else _keyed(english["maturity_sections"], flags=re.I)),
+        other_sections=re.compile(_alternation(specific.get("other_sections", []) + english["other_sections"]), re.I),
         attributes=_keyed(specific.get("attributes"), flags=re.I)
         + ([] if lang == "en" else _keyed(english["attributes"], flags=re.I)),
         qualifiers=_keyed(common["qualifiers"], flags=re.I),

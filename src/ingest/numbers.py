@@ -1,8 +1,9 @@
 """Numbers as written in ja/zh/en technical prose, turned into comparable values.
 
-Every mention keeps the precision it was written with (`tolerance`): "3万" is
-30,000 ± 5,000 while "29.8k" is 29,800 ± 50, so the two agree and "2万" vs
-"20万" does not. Input is expected NFKC-normalised (the cleaner does that),
+Every mention keeps the precision it was written with (`tolerance`): half a
+unit of its last written digit, capped at 5 % of the value so that a coarse
+"2x" does not swallow "1.53x". "3万" is 30,000 ± 1,500 while "29.8k" is
+29,800 ± 50, so the two agree and "2万" vs "20万" does not. Input is expected NFKC-normalised (the cleaner does that),
 but full-width digits are normalised here too so the module stands alone.
 """
 
@@ -32,6 +33,14 @@ NUMBER_RE = re.compile(
     rf"(?<![\w.])(?P<num>{_DIGITS})(?:(?P<cjkmag>\s?(?:{_CJK_MAG}))|(?P<latmag>{_LATIN_MAG}))?"
 )
 CJK_NUMBER_RE = re.compile(rf"[{CJK_NUMERAL_CHARS}]+")
+
+
+RELATIVE_TOLERANCE_CAP = 0.05
+
+
+def written_tolerance(value: float, half_unit: float) -> float:
+    """Half a unit of the last written digit, at most 5 % of the value (never 0 for 0)."""
+    return min(half_unit, RELATIVE_TOLERANCE_CAP * abs(value)) if value else half_unit
 
 
 @dataclass(frozen=True)
@@ -89,10 +98,11 @@ def parse_number(text: str) -> Number | None:
     if match:
         digits = match.group("num").replace(",", "")
         factor = _magnitude(match.group("cjkmag") or match.group("latmag"))
-        return Number(float(digits) * factor, _decimal_unit(digits) * factor / 2)
+        value = float(digits) * factor
+        return Number(value, written_tolerance(value, _decimal_unit(digits) * factor / 2))
     cjk = parse_cjk_numeral(text)
     if cjk is not None:
-        return Number(float(cjk), 0.5)
+        return Number(float(cjk), written_tolerance(float(cjk), 0.5))
     return None
 
 

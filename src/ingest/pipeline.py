@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Sequence
 
 from . import warehouse
+from .anchors import segment_anchors
 from .claims import SegmentInput, build_claims, document_release
 from .clean import clean
 from .discover import SourceFile, discover
@@ -177,13 +178,15 @@ def extract_document(prepared: PreparedDocument, run_id: str, fingerprint: str,
     """Entities, claims and translation issues of a prepared document, as warehouse rows."""
     if prepared.status != OK:
         return ExtractedDocument(prepared, warehouse.DocumentRows(
-            _document_row(prepared, None, None, run_id, fingerprint), [], [], [], []))
+            _document_row(prepared, None, None, run_id, fingerprint), [], [], [], [], []))
     nlp = get_nlp(prepared.lang)
     docs = nlp.pipe(record.text for record in prepared.segments)
-    inputs, entity_rows, issues = [], [], []
+    inputs, entity_rows, anchor_rows, issues = [], [], [], []
     for record, doc in zip(prepared.segments, docs):
         entities = doc._.ingest_entities
         entity_rows.extend(_entity_rows(record.doc_id, record.seg_idx, entities))
+        anchor_rows.extend({"doc_id": record.doc_id, "seg_idx": record.seg_idx, "kind": kind, "anchor": anchor}
+                           for kind, anchor in segment_anchors(record.text))
         inputs.append(SegmentInput(record.seg_idx, record.kind, record.lang, record.text,
                                    record.text_en, record.section, entities))
         if check_fidelity and record.text_en:
@@ -195,7 +198,7 @@ def extract_document(prepared: PreparedDocument, run_id: str, fingerprint: str,
     claims = build_claims(prepared.source.doc_id, prepared.lang, release, inputs)
     return ExtractedDocument(prepared, warehouse.DocumentRows(
         _document_row(prepared, release, note, run_id, fingerprint),
-        warehouse.rows_of(prepared.segments), entity_rows, warehouse.rows_of(claims), issues))
+        warehouse.rows_of(prepared.segments), entity_rows, warehouse.rows_of(claims), issues, anchor_rows))
 
 
 # ---- run ----------------------------------------------------------------------------------

@@ -63,7 +63,8 @@ def collect(con: duckdb.DuckDBPyConnection, summary: RunSummary | None = None) -
 
 
 def _subject(row: dict[str, Any]) -> str:
-    return f"{subject_label(row['subject'])} ({row['release'] or 'no release'})"
+    subject = subject_label(row["subject"]) if row["subject"] else "aligned sentences"
+    return f"{subject} ({row['release'] or 'no release'})"
 
 
 def conflict_table(data: ReportData) -> list[dict[str, str]]:

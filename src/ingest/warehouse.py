@@ -23,7 +23,7 @@ SQL_DIR = Path(os.environ.get("INGEST_SQL_DIR", Path(__file__).resolve().parents
 _LOCK_RETRIES = 6
 _LOCK_BACKOFF_S = 0.5
 _LOCK_HOLDER = re.compile(r"PID (\d+)")
-DOCUMENT_TABLES = ("segments", "entities", "claims", "translation_issues")
+DOCUMENT_TABLES = ("segments", "entities", "claims", "translation_issues", "anchors")
 
 
 class WarehouseLockedError(RuntimeError):
@@ -85,6 +85,7 @@ class DocumentRows:
     entities: list[dict[str, Any]]
     claims: list[dict[str, Any]]
     translation_issues: list[dict[str, Any]]
+    anchors: list[dict[str, Any]]
 
 
 def _table_columns(con: duckdb.DuckDBPyConnection, table: str) -> list[str]:
@@ -117,6 +118,7 @@ def load_document(con: duckdb.DuckDBPyConnection, rows: DocumentRows) -> None:
         _insert(con, "entities", rows.entities)
         _insert(con, "claims", rows.claims)
         _insert(con, "translation_issues", rows.translation_issues)
+        _insert(con, "anchors", rows.anchors)
         _insert(con, "documents", [rows.document])
         con.execute("COMMIT")
     except BaseException:

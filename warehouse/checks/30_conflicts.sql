@@ -1,32 +1,6 @@
--- Cross-source consistency: pairs of claims from different documents about the same
--- subject, attribute and release. Numbers agree when they overlap at their written
--- precision (value ± value_tol), so "3万" and "29.8k" agree while "2万" and "20万" do not.
--- A value conflict is reported only when NO value of one document agrees with any value
--- of the other for that key: a source that states several figures is not contradicted by
--- a second source repeating one of them.
-
-CREATE OR REPLACE VIEW claim_pairs AS
-SELECT
-    a.claim_id AS claim_a, b.claim_id AS claim_b,
-    a.doc_id AS doc_a, b.doc_id AS doc_b,
-    a.subject, a.attribute, a.release,
-    a.value AS value_a, b.value AS value_b,
-    a.qualifier AS qualifier_a, b.qualifier AS qualifier_b,
-    a.baseline AS baseline_a, b.baseline AS baseline_b,
-    a.evidence AS evidence_a, b.evidence AS evidence_b,
-    a.evidence_en AS evidence_en_a, b.evidence_en AS evidence_en_b,
-    CASE
-        WHEN a.value_num IS NULL OR b.value_num IS NULL THEN a.value = b.value
-        ELSE a.value_num - coalesce(a.value_tol, 0) <= coalesce(b.value_max, b.value_num) + coalesce(b.value_tol, 0)
-         AND b.value_num - coalesce(b.value_tol, 0) <= coalesce(a.value_max, a.value_num) + coalesce(a.value_tol, 0)
-    END AS agree
-FROM claims a
-JOIN claims b
-  ON a.subject = b.subject
- AND a.attribute = b.attribute
- AND a.release IS NOT DISTINCT FROM b.release
- AND a.unit IS NOT DISTINCT FROM b.unit
- AND a.doc_id < b.doc_id;
+-- The conflicts users read: contradictions between claims (value or maturity), number
+-- mismatches inside aligned sentences of two renderings of one article, and notes where
+-- two sources agree on a value but state it with a different qualifier or baseline.
 
 CREATE OR REPLACE VIEW conflicts AS
 WITH keyed AS (
@@ -61,7 +35,20 @@ notes AS (
         FROM claim_pairs
         WHERE agree AND (qualifier_a <> qualifier_b OR baseline_a IS DISTINCT FROM baseline_b)
     ) WHERE n = 1
+),
+aligned AS (
+    SELECT NULL AS claim_a, NULL AS claim_b, m.doc_a, m.doc_b, NULL AS subject, m.unit AS attribute,
+           da.release, array_to_string(m.values_a, ', ') AS value_a, array_to_string(m.values_b, ', ') AS value_b,
+           'aligned_value_mismatch' AS kind, 'contradiction' AS severity,
+           'two renderings of the same sentence state different ' || m.unit || ' values' AS explanation,
+           sa.text AS evidence_a, sb.text AS evidence_b, sa.text_en AS evidence_en_a, sb.text_en AS evidence_en_b
+    FROM aligned_number_mismatches m
+    JOIN documents da ON da.doc_id = m.doc_a
+    JOIN segments sa ON sa.doc_id = m.doc_a AND sa.seg_idx = m.seg_a
+    JOIN segments sb ON sb.doc_id = m.doc_b AND sb.seg_idx = m.seg_b
 )
 SELECT * FROM contradictions
+UNION ALL
+SELECT * FROM aligned
 UNION ALL
 SELECT * FROM notes;
