@@ -323,7 +323,9 @@ class ClaimBuilder:
         if entity.label == QUANTITY:
             return _QUANTITY_ATTRIBUTES.get(entity.unit or "")
         if entity.label in (PERCENT, MULTIPLIER):
-            return _attribute(segment.text, segment.lang, entity.start, entity.end)
+            attribute = _attribute(segment.text, segment.lang, entity.start, entity.end)
+            # "性能提高了 2 倍" / "2x the performance": a performance multiplier is a speed-up.
+            return "speedup" if entity.label == MULTIPLIER and attribute == "performance" else attribute
         return None
 
     def _value_subject(self, segment: SegmentInput, entity: Entity, mentions: list[Mention],

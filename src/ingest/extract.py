@@ -79,8 +79,10 @@ def _version_patterns(common: dict) -> list[tuple[str, re.Pattern]]:
     compiled = []
     for product in common["products"]:
         number = r"\d+(?:\.\d+){1,3}\+?" + (r"|\d+(?![.\d])" if product.get("major_only") else "")
-        glue = "" if product.get("glued") else infix
-        pattern = rf"{_EDGE_BEFORE}(?P<name>{_alternation(product['names'])}){glue}(?P<ver>{number}){_EDGE_AFTER}"
+        glue = "(?P<paren>(?!))?" if product.get("glued") else infix
+        # "Python (3.12)" keeps its closing bracket; "Python 3.8-3.11" is a range, not a version.
+        pattern = (rf"{_EDGE_BEFORE}(?P<name>{_alternation(product['names'])}){glue}(?P<ver>{number})"
+                   rf"(?(paren)\)){_EDGE_AFTER}(?![-–~]\d)")
         compiled.append((product["id"], re.compile(pattern)))
     return compiled
 
@@ -101,12 +103,13 @@ def rules_for(lang: str) -> Rules:
         lang=lang,
         versions=_version_patterns(common),
         version_list=re.compile(rf"(?P<join>{common['version_list_joiners']})(?P<ver>\d+(?:\.\d+){{1,3}}){_EDGE_AFTER}"),
-        hardware=[(hw["id"], re.compile(rf"{_EDGE_BEFORE}(?:{hw['pattern']}){_EDGE_AFTER}"))
+        hardware=[(hw["id"], re.compile(rf"{_EDGE_BEFORE}(?:{hw['pattern']})(?=TM\b|{_EDGE_AFTER})"))
                   for hw in common["hardware"]],
         percent=[re.compile(_EDGE_BEFORE + p) for p in common["percent"]]
         + [re.compile(r"百分之(?P<cjk>[零一二两三四五六七八九十百]+(?:点[零一二三四五六七八九]+)?)")],
         multiplier=[re.compile(_EDGE_BEFORE + p) for p in common["multiplier"]],
-        quantity=_keyed(common["units"], wrap=rf"(?P<number>{number})\s?(?:{{}})(?![A-Za-z])"),
+        # "LLAMA3-70Bトークン": a number glued to a hyphenated name belongs to the name.
+        quantity=_keyed(common["units"], wrap=rf"(?<![A-Za-z0-9]-)(?P<number>{number})\s?(?:{{}})(?![A-Za-z])"),
         magnitude_quantity=re.compile(common["magnitude_quantity"]),
         counts=_keyed(specific.get("counts"), wrap=rf"(?P<number>{number})\s?(?:{{}})")
         + ([] if lang == "en" else _keyed(english["counts"], wrap=rf"(?P<number>{number})\s(?:{{}})")),
@@ -218,7 +221,10 @@ def _maturity(text: str, rules: Rules) -> Iterator[Entity]:
 
 
 def _resolve_overlaps(candidates: list[Entity]) -> list[Entity]:
-    """Keep the longest of overlapping matches (rule priority on ties), in text order."""
+    """Keep the longest of overlapping matches (rule priority on ties), in text order.
+
+    Hardware named inside a count ("384台のNVIDIA V100 GPU") is kept as well: both facts matter.
+    """
     ranked = sorted(candidates, key=lambda e: (-(e.end - e.start), _PRIORITY[e.label], e.start))
     kept: list[Entity] = []
     taken = bytearray(max((e.end for e in candidates), default=0))
@@ -226,7 +232,14 @@ def _resolve_overlaps(candidates: list[Entity]) -> list[Entity]:
         if not any(taken[entity.start:entity.end]):
             kept.append(entity)
             taken[entity.start:entity.end] = b"\x01" * (entity.end - entity.start)
-    return sorted(kept, key=lambda e: e.start)
+    nested = [e for e in candidates if e.label == HARDWARE and e not in kept
+              and any(k.label == COUNT and k.start <= e.start and e.end <= k.end for k in kept)]
+    return sorted(kept + _longest_only(nested), key=lambda e: (e.start, -e.end))
+
+
+def _longest_only(entities: list[Entity]) -> list[Entity]:
+    return [e for e in entities if not any(o is not e and o.start <= e.start and e.end <= o.end
+                                           and (o.end - o.start) > (e.end - e.start) for o in entities)]
 
 
 def qualifier_near(text: str, start: int, end: int, rules: Rules) -> str:

@@ -29,8 +29,10 @@ _DIGITS = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
 # ("175B", "64k"), so "7 billion" or "3 Mbps" are left to unit handling.
 _LATIN_MAG = r"[kKMBT](?![A-Za-z])"
 _CJK_MAG = r"[万萬亿億兆]|千万|千萬|百万|百萬"
+# CJK characters count as \w in Python, so the left edge names Latin letters and digits
+# explicitly: "量を3M" and "は10GB/秒" hold numbers, "A100" and "v1.12" do not.
 NUMBER_RE = re.compile(
-    rf"(?<![\w.])(?P<num>{_DIGITS})(?:(?P<cjkmag>\s?(?:{_CJK_MAG}))|(?P<latmag>{_LATIN_MAG}))?"
+    rf"(?<![A-Za-z0-9_.])(?P<num>{_DIGITS})(?:(?P<cjkmag>\s?(?:{_CJK_MAG}))|(?P<latmag>{_LATIN_MAG}))?"
 )
 CJK_NUMBER_RE = re.compile(rf"[{CJK_NUMERAL_CHARS}]+")
 

@@ -1,0 +1,138 @@
+"""Accuracy against hand labels: entity and conflict precision/recall.
+
+The labels (`tests/labels/`) were written by reading the articles, not from the
+program's output: one YAML file of entities per document (label and exact text of
+every occurrence) and `conflicts.yaml` with the contradictions, corroborations and
+aligned-number mismatches a careful reader finds. Entities match by label and
+text (each occurrence counted once); conflicts match by subject, attribute,
+release and document pair, corroborations by subject, attribute, release and value.
+"""
+
+from __future__ import annotations
+
+import re
+import tempfile
+import unicodedata
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterable, Sequence
+
+import yaml
+
+from . import warehouse
+from .pipeline import run_pipeline
+from .translate.engine import UntranslatedEngine
+
+_SPACES = re.compile(r"\s+")
+
+
+@dataclass
+class Score:
+    true_positives: int = 0
+    predicted: int = 0
+    gold: int = 0
+    misses: list = field(default_factory=list)
+    extras: list = field(default_factory=list)
+
+    @property
+    def precision(self) -> float:
+        return self.true_positives / self.predicted if self.predicted else 1.0
+
+    @property
+    def recall(self) -> float:
+        return self.true_positives / self.gold if self.gold else 1.0
+
+    def add(self, gold: Counter, predicted: Counter, where: str = "") -> None:
+        matched = gold & predicted
+        self.true_positives += sum(matched.values())
+        self.gold += sum(gold.values())
+        self.predicted += sum(predicted.values())
+        self.misses += [(where, item) for item in (gold - matched).elements()]
+        self.extras += [(where, item) for item in (predicted - matched).elements()]
+
+
+@dataclass
+class Evaluation:
+    entities: Score
+    entities_by_label: dict[str, Score]
+    contradictions: Score
+    corroborations: Score
+    aligned: Score
+
+
+def _norm(text: str) -> str:
+    return _SPACES.sub(" ", unicodedata.normalize("NFKC", text)).strip()
+
+
+def _entity_counter(pairs: Iterable[Sequence[str]]) -> Counter:
+    return Counter((label, _norm(text)) for label, text in pairs)
+
+
+_VALUE_NUMBER = re.compile(r"^[0-9.,\-]+[%x]?")
+
+
+def _value_key(value: str) -> str:
+    """'475 contributors' and '475' compare equal; maturity words stay as they are."""
+    match = _VALUE_NUMBER.match(str(value))
+    return match.group() if match else str(value)
+
+
+def _conflict_key(subject: str | None, attribute: str, release: str | None, docs: Iterable[str]) -> tuple:
+    return (subject, attribute, release, tuple(sorted(docs)))
+
+
+def _score_entities(con, labels_dir: Path, evaluation: Evaluation) -> None:
+    for file in sorted((labels_dir / "entities").glob("*.yaml")):
+        gold_doc = yaml.safe_load(file.read_text("utf-8"))
+        gold = _entity_counter(gold_doc["entities"] or [])
+        predicted = _entity_counter(con.execute(
+            "SELECT label, text FROM entities WHERE doc_id = ?", [gold_doc["doc"]]).fetchall())
+        evaluation.entities.add(gold, predicted, gold_doc["doc"])
+        for label in {lab for lab, _ in gold} | {lab for lab, _ in predicted}:
+            evaluation.entities_by_label.setdefault(label, Score()).add(
+                Counter({k: v for k, v in gold.items() if k[0] == label}),
+                Counter({k: v for k, v in predicted.items() if k[0] == label}), gold_doc["doc"])
+
+
+def _score_conflicts(con, labels: dict, evaluation: Evaluation) -> None:
+    gold = Counter(_conflict_key(c["subject"], c["attribute"], c["release"], c["docs"])
+                   for c in labels.get("contradictions") or [])
+    predicted = Counter(_conflict_key(*row[:3], row[3:]) for row in con.execute(
+        "SELECT DISTINCT subject, attribute, release, doc_a, doc_b FROM conflicts "
+        "WHERE severity = 'contradiction' AND kind <> 'aligned_value_mismatch'").fetchall())
+    evaluation.contradictions.add(gold, predicted)
+    gold_aligned = Counter(tuple(sorted(m["docs"])) for m in labels.get("aligned_number_mismatches") or [])
+    predicted_aligned = Counter(tuple(sorted(row)) for row in con.execute(
+        "SELECT DISTINCT doc_a, doc_b FROM aligned_number_mismatches").fetchall())
+    evaluation.aligned.add(gold_aligned, predicted_aligned)
+    gold_corroborations = Counter((c["subject"], c["attribute"], c["release"], _value_key(c["value"]))
+                                  for c in labels.get("corroborations") or [])
+    predicted_corroborations = Counter({(s, a, r, _value_key(v)) for s, a, r, v in con.execute(
+        "SELECT subject, attribute, release, value FROM corroborations").fetchall()})
+    evaluation.corroborations.add(gold_corroborations, predicted_corroborations)
+
+
+def evaluate(labels_dir: Path, inputs: Sequence[Path], warehouse_path: Path | None = None) -> Evaluation:
+    """Ingest `inputs` into a scratch warehouse (no translation) and score it against the labels."""
+    evaluation = Evaluation(Score(), {}, Score(), Score(), Score())
+    with tempfile.TemporaryDirectory() as scratch:
+        db = warehouse_path or Path(scratch) / "eval.duckdb"
+        run_pipeline(list(inputs), db, None, engine=UntranslatedEngine())
+        con = warehouse.connect(db, read_only=True)
+        try:
+            _score_entities(con, labels_dir, evaluation)
+            _score_conflicts(con, yaml.safe_load((labels_dir / "conflicts.yaml").read_text("utf-8")), evaluation)
+        finally:
+            con.close()
+    return evaluation
+
+
+def summary_rows(evaluation: Evaluation) -> list[tuple[str, int, int, int, float, float]]:
+    """(what, gold, predicted, matched, precision, recall) rows for printing."""
+    scores = [("entities (all)", evaluation.entities)]
+    scores += [(f"  {label}", score) for label, score in sorted(evaluation.entities_by_label.items())]
+    scores += [("contradictions", evaluation.contradictions), ("aligned number mismatches", evaluation.aligned),
+               ("corroborations", evaluation.corroborations)]
+    return [(name, s.gold, s.predicted, s.true_positives, round(s.precision, 3), round(s.recall, 3))
+            for name, s in scores]
