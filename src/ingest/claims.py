@@ -28,7 +28,8 @@ from .clean import CELL_SEPARATOR, HEADING, TABLE_ROW
 from .extract import COUNT, MATURITY, MULTIPLIER, PERCENT, QUANTITY, VERSION, Entity, rules_for
 
 _CLAUSE_END = re.compile(r"[。!?！？;；]")
-_LATIN_NAME = re.compile(r"(?<![\w.])[A-Z][A-Za-z0-9]*(?:[A-Z][A-Za-z0-9]*|\+\+)(?:[ -][A-Z][A-Za-z0-9+]+)*")
+# A capitalised Latin word or run of them ("Zorblax", "TorchInductor", "ZeRO++", "Flight Recorder").
+_LATIN_NAME = re.compile(r"(?<![A-Za-z0-9_.])[A-Z][A-Za-z0-9]+(?:\+\+)?(?:[ -][A-Z][A-Za-z0-9+]+)*")
 _ATTRIBUTE_WINDOW_AFTER = 14
 _ATTRIBUTE_WINDOW_BEFORE = 24
 _COUNT_ATTRIBUTES = {"contributors": "contributors", "commits": "commits",

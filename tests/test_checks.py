@@ -1,0 +1,85 @@
+"""The SQL consistency checks on small, controlled documents."""
+
+from __future__ import annotations
+
+import shutil
+
+from seed_fixtures import CORPUS, corpus_or_skip
+from ingest import warehouse
+from ingest.pipeline import run_pipeline
+
+
+def ingest(tmp_path, files: dict[str, str]):
+    root = tmp_path / "in"
+    root.mkdir()
+    for name, text in files.items():
+        (root / name).write_text(text, "utf-8")
+    run_pipeline([root], tmp_path / "w.duckdb", None)
+    return warehouse.connect(tmp_path / "w.duckdb", read_only=True)
+
+
+def test_values_that_agree_at_their_precision_corroborate(tmp_path):
+    con = ingest(tmp_path, {
+        "a.txt": "PyTorch 2.5 発表\nZeRO++ のスループットは 3 倍に向上した。",
+        "b.txt": "PyTorch 2.5 发布\nZeRO++ 的吞吐提高了 3.0 倍。",
+    })
+    assert con.execute("SELECT count(*) FROM conflicts WHERE severity = 'contradiction'").fetchone()[0] == 0
+    assert con.execute("SELECT value FROM corroborations WHERE subject = 'zeropp'").fetchall() == [("3x",)]
+
+
+def test_different_values_for_the_same_release_contradict(tmp_path):
+    con = ingest(tmp_path, {
+        "a.txt": "PyTorch 2.5 発表\nZeRO++ のスループットは 2 倍に向上した。",
+        "b.txt": "PyTorch 2.5 发布\nZeRO++ 的吞吐提高了 20 倍。",
+    })
+    rows = con.execute("SELECT kind, value_a, value_b FROM conflicts WHERE severity = 'contradiction'").fetchall()
+    assert rows == [("value_conflict", "2x", "20x")]
+
+
+def test_different_releases_never_conflict(tmp_path):
+    con = ingest(tmp_path, {
+        "a.txt": "PyTorch 2.4 発表\n[Prototype] FlexAttention\n説明。",
+        "b.txt": "PyTorch 2.5 发布\n[Beta] FlexAttention\n说明。",
+    })
+    assert con.execute("SELECT count(*) FROM conflicts").fetchone()[0] == 0
+
+
+def test_one_source_alone_is_never_flagged(tmp_path):
+    con = ingest(tmp_path, {"a.txt": "PyTorch 2.5 発表\n[Beta] FlexAttention\nFlexAttention はプロトタイプです。"})
+    assert con.execute("SELECT count(*) FROM conflicts").fetchone()[0] == 0
+
+
+def test_three_sources_name_the_outlier(tmp_path):
+    con = ingest(tmp_path, {
+        "a.txt": "PyTorch 2.5 発表\n[Beta] FlexAttention\n本文。",
+        "b.txt": "PyTorch 2.5 发布\n[Beta] FlexAttention\n正文。",
+        "c.txt": "PyTorch 2.5 发布\n[Prototype] FlexAttention\n正文。",
+    })
+    documents, outliers = con.execute(
+        "SELECT documents, outliers FROM corroborations WHERE subject = 'flexattention'").fetchone()
+    assert documents == ["a.txt", "b.txt"] and outliers == ["c.txt"]
+
+
+def test_a_number_changed_between_two_translations_is_flagged_without_translation(tmp_path):
+    corpus = corpus_or_skip()
+    inputs = tmp_path / "in"
+    inputs.mkdir()
+    shutil.copy(corpus / "004_zh_pytorch-2-4-release-apachecn.md", inputs)
+    original = (corpus / "005_zh_pytorch-2-4-release-pytorchchina.md").read_text("utf-8")
+    (inputs / "005_changed.md").write_text(original.replace("1.35 倍", "1.53 倍"), "utf-8")
+    run_pipeline([inputs], tmp_path / "w.duckdb", None)
+    con = warehouse.connect(tmp_path / "w.duckdb", read_only=True)
+    rows = con.execute("SELECT unit, values_a, values_b FROM aligned_number_mismatches").fetchall()
+    assert rows == [("x", ["1.35"], ["1.53"])]
+    assert con.execute("SELECT count(*) FROM conflicts WHERE kind = 'aligned_value_mismatch'").fetchone()[0] == 1
+    assert CORPUS.is_dir()
+
+
+def test_unaltered_translations_are_aligned_and_not_flagged(tmp_path):
+    corpus = corpus_or_skip()
+    run_pipeline([corpus], tmp_path / "w.duckdb", None)
+    con = warehouse.connect(tmp_path / "w.duckdb", read_only=True)
+    pairs = {tuple(sorted(p)) for p in con.execute("SELECT doc_a, doc_b FROM document_pairs").fetchall()}
+    assert ("004_zh_pytorch-2-4-release-apachecn.md", "005_zh_pytorch-2-4-release-pytorchchina.md") in pairs
+    assert con.execute("SELECT count(*) FROM aligned_segments").fetchone()[0] > 10
+    assert con.execute("SELECT count(*) FROM aligned_number_mismatches").fetchone()[0] == 0

@@ -1,0 +1,92 @@
+"""Claims: subjects through the glossary and section context, releases, maturity headings and tables."""
+
+from __future__ import annotations
+
+from ingest.claims import SegmentInput, build_claims, document_release, glossary_mentions
+from ingest.clean import clean
+from ingest.extract import find_entities
+from ingest.segment import segment
+
+
+def claims_of(text: str, lang: str, fmt: str = "text", release: str | None = "pytorch 2.5"):
+    inputs = [SegmentInput(s.seg_idx, s.kind, lang, s.text, None, s.section, find_entities(s.text, lang))
+              for s in segment(clean(text, fmt))]
+    return build_claims("doc", lang, release, inputs)
+
+
+def facts(claims) -> set[tuple]:
+    return {(c.subject, c.attribute, c.value, c.qualifier) for c in claims}
+
+
+def test_glossary_aliases_in_three_languages_name_one_subject():
+    for text in ("SDPA 的 cuDNN 后端", "CuDNNバックエンド", "the cuDNN backend for SDPA"):
+        assert [m.subject for m in glossary_mentions(text)] == ["cudnn-sdpa-backend"]
+    assert [m.subject for m in glossary_mentions("区域编译")] == ["regional-compilation"]
+    assert [m.subject for m in glossary_mentions("Regional Compilation")] == ["regional-compilation"]
+
+
+def test_short_aliases_do_not_match_inside_identifiers():
+    assert glossary_mentions("torch.itt.range_push(x)") == []
+
+
+def test_value_subject_comes_from_the_sentence():
+    claims = claims_of("H100 GPU向けに導入されたCuDNNバックエンドは、処理速度を75%も向上させる。", "ja")
+    assert ("cudnn-sdpa-backend", "speedup", "75%", "exact") in facts(claims)
+
+
+def test_value_subject_falls_back_to_the_section_heading_and_keeps_the_baseline():
+    text = "[Beta] SDPA 的 cuDNN 后端\n在 NVIDIA H100 GPU 上,这可以提供比 FlashAttentionV2 高达 75% 的速度提升。"
+    (claim,) = [c for c in claims_of(text, "zh") if c.attribute == "speedup"]
+    assert (claim.subject, claim.value, claim.qualifier, claim.baseline) == (
+        "cudnn-sdpa-backend", "75%", "up_to", "flashattentionv2")
+    assert claim.context == "nvidia-h100"
+    assert claim.evidence[claim.char_start:claim.char_end] == "75%"
+
+
+def test_maturity_from_bracket_headings_and_sentences():
+    assert ("flexattention", "maturity", "prototype", "exact") in facts(claims_of("[Prototype] FlexAttention\n本文。", "zh"))
+    assert ("flexattention", "maturity", "beta", "exact") in facts(
+        claims_of("さらに、ベータ機能として、FlexAttention APIが導入された。", "ja"))
+
+
+def test_maturity_section_headings_set_the_maturity_of_the_features_under_them():
+    text = "ベータ版の機能\n1.ファントーチ\n説明の文です。\nプロトタイプの特徴\n2. CUDAサニタイザー\n"
+    found = {(c.subject, c.value) for c in claims_of(text, "ja", release="pytorch 1.13")}
+    assert found == {("functorch", "beta"), ("cuda-sanitizer", "prototype")}
+
+
+def test_a_performance_section_ends_the_maturity_section():
+    text = "## 原型功能\n### FSDP2 介绍\n## 性能改进\n### TorchInductor 中的 BF16 符号形状优化\n"
+    found = {(c.subject, c.value) for c in claims_of(text, "zh", fmt="markdown")}
+    assert found == {("fsdp2", "prototype")}
+
+
+def test_table_header_columns_set_maturity():
+    text = "| **Beta** | **原型** | **性能改进** |\n| --- | --- | --- |\n| Python 3.12 支持 torch.compile | FSDP2 | libuv 后端 |\n"
+    found = {(c.subject, c.value) for c in claims_of(text, "zh", fmt="markdown", release="pytorch 2.4")}
+    assert found == {("python-3-12-compile", "beta"), ("fsdp2", "prototype")}
+
+
+def test_release_wide_counts_belong_to_the_release_product():
+    claims = claims_of("此版本由 504 位贡献者自 PyTorch 2.4 以来的 4095 次提交组成。", "zh")
+    assert {(c.subject, c.attribute, c.value_num, c.release) for c in claims} == {
+        ("pytorch", "contributors", 504, "pytorch 2.5"), ("pytorch", "commits", 4095, "pytorch 2.5")}
+
+
+def test_numbers_without_a_nameable_subject_make_no_claim():
+    assert claims_of("これは全体で75%速くなった。", "ja", release=None) == []
+
+
+def test_unknown_latin_names_fall_back_to_a_name_subject():
+    (claim,) = claims_of("Zorblax は速度を 3 倍に高めた。", "ja")
+    assert (claim.subject, claim.attribute, claim.value) == ("name:zorblax", "speedup", "3x")
+
+
+def test_document_release_and_title_body_mismatch_note():
+    title = find_entities("PyTorch 2.5 发布博客", "zh")
+    body = [SegmentInput(i, "paragraph", "zh", "PyTorch 2.4 …", None, None, find_entities("PyTorch 2.4 更新", "zh"))
+            for i in range(3)]
+    release, note = document_release(title, body)
+    assert release == "pytorch 2.5"
+    assert "pytorch 2.4" in note
+    assert document_release(title, body[:0]) == ("pytorch 2.5", None)

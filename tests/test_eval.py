@@ -1,0 +1,23 @@
+"""Measured accuracy against the hand labels in tests/labels (goals from the claims issue)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ingest.evaluate import evaluate
+from seed_fixtures import ROOT, SEEDS, corpus_or_skip
+
+
+def test_accuracy_goals_on_the_labelled_set():
+    result = evaluate(ROOT / "tests" / "labels", [SEEDS, corpus_or_skip()])
+    assert result.contradictions.recall == 1.0
+    assert result.contradictions.precision == 1.0, result.contradictions.extras
+    assert result.aligned.precision == 1.0, result.aligned.extras
+    assert result.entities.precision >= 0.95
+    assert result.entities.recall >= 0.9
+
+
+def test_labels_cover_every_seed_and_corpus_document():
+    labelled = {p.name.removesuffix(".yaml") for p in (ROOT / "tests" / "labels" / "entities").glob("*.yaml")}
+    assert {p.name for p in SEEDS.iterdir()} <= labelled
+    assert {p.name for p in Path(corpus_or_skip()).glob("*.md")} <= labelled
