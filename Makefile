@@ -2,6 +2,7 @@
 SHELL := /bin/bash
 export PREFECT_SERVER_ANALYTICS_ENABLED := false
 export DO_NOT_TRACK := 1
+export PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS := 180
 export PREFECT_HOME := $(CURDIR)/.prefect
 
 UV := $(shell command -v uv 2>/dev/null || echo $(HOME)/.local/bin/uv)

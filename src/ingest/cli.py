@@ -32,6 +32,9 @@ if models_app is not None:
 def _quiet_prefect() -> None:
     os.environ.setdefault("PREFECT_SERVER_ANALYTICS_ENABLED", "false")
     os.environ.setdefault("DO_NOT_TRACK", "1")
+    # Prefect's temporary server migrates its database on first start; 20 s is not enough
+    # on a fresh, busy 2-core machine.
+    os.environ.setdefault("PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS", "180")
 
 
 @app.command()
