@@ -17,12 +17,14 @@ import pytest
 from argostranslate import settings as argos_settings
 from typer.testing import CliRunner
 
-from translate_fixtures import argos_dir, ja_installed, tiny_archives  # noqa: F401 (fixtures)
 from ingest.cli_models import models_app
 from ingest.translate import packages
 from ingest.translate.packages import ArchiveLimits, PackageError
 
+pytest_plugins = ["translate_fixtures"]
+
 TOP = "translate-ja_en-1_0"
+METADATA = f"{TOP}/metadata.json"
 
 
 def entries_of(archive: Path) -> dict[str, bytes]:
@@ -39,9 +41,13 @@ def write_zip(path: Path, entries: dict[str, bytes], extra: list[tuple[zipfile.Z
     return path
 
 
-def assert_refused(path: Path, argos_dir: Path, match: str, limits: ArchiveLimits = ArchiveLimits()) -> None:
+def metadata(**fields: str) -> bytes:
+    return json.dumps(fields).encode()
+
+
+def assert_refused(path: Path, argos_dir: Path, match: str, limits: ArchiveLimits | None = None) -> None:
     with pytest.raises(PackageError, match=match):
-        packages.install_from_file(path, limits)
+        packages.install_from_file(path, limits or ArchiveLimits())
     # Nothing at all is left behind, not even a hidden staging folder.
     assert list(argos_dir.iterdir()) == []
 
@@ -201,15 +207,13 @@ def test_refuses_corrupt_member_data(argos_dir, tiny_archives, tmp_path):
 @pytest.mark.parametrize(
     "change, match",
     [
-        (lambda e: e.pop(f"{TOP}/metadata.json"), "missing metadata.json"),
+        (lambda e: e.pop(METADATA), "missing metadata.json"),
         (lambda e: e.pop(f"{TOP}/sentencepiece.model"), "SentencePiece"),
         (lambda e: e.pop(f"{TOP}/model/model.bin"), "CTranslate2 model"),
         (lambda e: e.pop(f"{TOP}/model/shared_vocabulary.txt"), "missing its vocabulary"),
-        (lambda e: e.update({f"{TOP}/metadata.json": b"{not json"}), "not valid UTF-8 JSON"),
-        (lambda e: e.update({f"{TOP}/metadata.json": json.dumps({"to_code": "en", "package_version": "1"}).encode()}),
-         "from_code"),
-        (lambda e: e.update({f"{TOP}/metadata.json": json.dumps({"from_code": "ja", "to_code": "en"}).encode()}),
-         "package_version"),
+        (lambda e: e.update({METADATA: b"{not json"}), "not valid UTF-8 JSON"),
+        (lambda e: e.update({METADATA: metadata(to_code="en", package_version="1")}), "from_code"),
+        (lambda e: e.update({METADATA: metadata(from_code="ja", to_code="en")}), "package_version"),
         (lambda e: e.update({"other/metadata.json": b"{}"}), "exactly one top-level folder"),
         (lambda e: e.update({"README.md": b"hi"}), "exactly one top-level folder"),
         (lambda e: e.update({f"{TOP}/model/model.bin": b"garbage"}), "not a loadable CTranslate2 model"),

@@ -7,9 +7,10 @@ from types import SimpleNamespace
 
 import pytest
 
-from translate_fixtures import argos_dir, fast_settings, ja_installed, skeleton_dir, tiny_archives  # noqa: F401 (fixtures)
 from ingest.translate import argos, builder, packages
 from ingest.translate.engine import NOT_NEEDED, TRANSLATED, UNTRANSLATED, UntranslatedEngine
+
+pytest_plugins = ["translate_fixtures"]
 
 SEGMENTS = [
     "PyTorch 2.5がリリースされた。",
@@ -113,6 +114,16 @@ def test_regional_codes_use_the_language_package(argos_dir, tiny_archives, echo)
     [result] = argos.ArgosEngine().translate("zh-TW", ["你好"])
 
     assert result.status == TRANSLATED and result.engine == "argos:translate-zh_en@1.0"
+
+
+def test_fingerprint_changes_with_the_installed_version(argos_dir, tiny_archives):
+    packages.install_from_file(tiny_archives.ja_10)
+    before = argos.ArgosEngine().fingerprint
+
+    packages.install_from_file(tiny_archives.ja_11)
+
+    assert "translate-ja_en@1.0" in before
+    assert argos.ArgosEngine().fingerprint == before.replace("@1.0", "@1.1")
 
 
 def test_make_engine_picks_argos_only_when_a_package_is_installed(argos_dir, tiny_archives):

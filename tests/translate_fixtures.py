@@ -1,13 +1,11 @@
 """Translation fixtures: tiny random-weight Argos packages, built once per session and
 installed into a per-test package directory, so no test touches the user's packages.
 
-Test modules import the fixtures they use, including the ones those depend on (pytest
-resolves fixture dependencies by name in the requesting module).
+Used as a plugin: `pytest_plugins = ["translate_fixtures"]` in the test modules.
 """
 
 from __future__ import annotations
 
-import functools
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -28,22 +26,16 @@ TRAINING_TEXT = [
 ]
 
 
-@functools.cache
-def _build_tiny_archives(out: Path) -> SimpleNamespace:
-    # Cached by output folder: several modules import the fixture, one session builds once.
-    out.mkdir(exist_ok=True)
+@pytest.fixture(scope="session")
+def tiny_archives(tmp_path_factory) -> SimpleNamespace:
+    """Tiny `.argosmodel` files: ja->en 1.0 and 1.1, zh->en 1.0."""
+    out = tmp_path_factory.mktemp("argosmodels")
     tokenizer = builder.trained_tokenizer(TRAINING_TEXT * 5, vocab_size=300)
     return SimpleNamespace(
         ja_10=builder.build_package(out, "ja", "en", tokenizer, version="1.0"),
         ja_11=builder.build_package(out, "ja", "en", tokenizer, version="1.1", seed=1),
         zh_10=builder.build_package(out, "zh", "en", tokenizer, version="1.0"),
     )
-
-
-@pytest.fixture(scope="session")
-def tiny_archives(tmp_path_factory) -> SimpleNamespace:
-    """Tiny `.argosmodel` files: ja->en 1.0 and 1.1, zh->en 1.0."""
-    return _build_tiny_archives(tmp_path_factory.getbasetemp() / "argosmodels")
 
 
 @pytest.fixture(scope="session")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, NoReturn, Optional
+from typing import Annotated, NoReturn
 
 import typer
 from rich.console import Console
@@ -24,11 +24,11 @@ errors = Console(stderr=True, soft_wrap=True)
 @models_app.command("install")
 def install(
     langs: Annotated[
-        Optional[list[str]],
+        list[str] | None,
         typer.Argument(help="Source languages to download from the Argos index, e.g. ja zh."),
     ] = None,
     from_file: Annotated[
-        Optional[Path],
+        Path | None,
         typer.Option("--from", help="Install this .argosmodel file instead (works offline)."),
     ] = None,
 ) -> None:

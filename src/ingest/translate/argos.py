@@ -16,9 +16,9 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Sequence
 
 import ctranslate2
 import duckdb
@@ -100,7 +100,7 @@ class PairModel:
                 target_prefix=self._target_prefix(len(positions)),
                 **settings.decoding_options(),
             )
-            for position, result in zip(positions, results):
+            for position, result in zip(positions, results, strict=True):
                 english[position] = self.detokenize(result.hypotheses[0])
         return english
 
@@ -128,7 +128,7 @@ def open_translator(model_dir: Path, settings: ArgosSettings) -> ctranslate2.Tra
     )
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def load_pair_model(package_path: Path, version: str, settings: ArgosSettings) -> PairModel:
     """Load a package once per process; a new version or new settings load it afresh."""
     return PairModel(package_path, settings)
@@ -153,6 +153,14 @@ class ArgosEngine:
         if cache is not None:
             translation_cache.ensure_schema(cache)
 
+    @property
+    def fingerprint(self) -> str:
+        """What decides the output — packages and decoding settings; it changes when they do."""
+        models = ",".join(sorted(f"{p.package_id}@{p.version}" for p in self.packages.values()))
+        s = self.settings
+        return (f"argos[{models}] beam={s.beam_size} length_penalty={s.length_penalty} "
+                f"length={s.min_decoding_length}..{s.max_decoding_length}")
+
     def missing_pairs(self, langs: Sequence[str]) -> list[str]:
         sources = {base_language(lang) for lang in langs} - {TARGET_LANGUAGE}
         return sorted(f"{src}->{TARGET_LANGUAGE}" for src in sources - self.packages.keys())
@@ -171,12 +179,15 @@ class ArgosEngine:
         label = f"argos:{key.package_id}@{key.version}"
         # Each distinct segment is translated at most once per call, and never if cached.
         distinct = list(dict.fromkeys(text for text in texts if text.strip()))
-        cached = translation_cache.lookup(self.cache, key, distinct) if self.cache else {}
+        cached = self._cached(key, distinct)
         todo = [text for text in distinct if text not in cached]
-        fresh = dict(zip(todo, self._model(package).translate(todo))) if todo else {}
+        fresh = dict(zip(todo, self._model(package).translate(todo), strict=True)) if todo else {}
         if self.cache is not None and fresh:
             translation_cache.store(self.cache, key, fresh.items())
         return [_outcome(text, cached, fresh, label) for text in texts]
+
+    def _cached(self, key: translation_cache.PackageKey, texts: list[str]) -> dict[str, str]:
+        return {} if self.cache is None else translation_cache.lookup(self.cache, key, texts)
 
     def _model(self, package: InstalledPackage) -> PairModel:
         return load_pair_model(package.path, package.version, self.settings)

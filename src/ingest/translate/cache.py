@@ -15,8 +15,8 @@ passed as parameters and UNNESTed by DuckDB, rather than inserted row by row.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Iterable, Sequence
 
 import duckdb
 
@@ -81,7 +81,7 @@ def store(
     if not rows:
         return 0
     _invalidate_other_versions(con, key)
-    sources, translations = zip(*rows.values())
+    sources, translations = zip(*rows.values(), strict=True)
     con.execute(
         f"""
         INSERT INTO {TABLE} (package_id, package_version, source_sha256, source_text, text_en)

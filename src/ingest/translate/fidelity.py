@@ -23,8 +23,8 @@ ignored on both sides.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from typing import Iterable, Iterator
 
 from ingest.numbers import NUMBER_RE, Number, parse_number, to_halfwidth, values_agree
 
@@ -56,16 +56,14 @@ MONTH_SUFFIX = {"ja": "月", "zh": "月"}
 # --------------------------------------------------------------------------- patterns
 
 IGNORED_RE = re.compile(r"https?://\S+|<[^>\n]*>")
-# ingest.numbers.NUMBER_RE will not start a number right after a word character, and
-# Python counts CJK characters as such: "最大75%" must become "最大 75%" to be seen.
-GLUED_DIGIT_RE = re.compile(r"(?<=[^\x00-\x7F])(?=\d)")
 _PREFIX_ALT = "|".join(NAME_PREFIXES)
 NAME_RE = re.compile(
     rf"(?<![A-Za-z0-9_.+\-])(?:(?P<prefix>{_PREFIX_ALT})\s)?"
     r"(?P<core>[A-Za-z](?:[A-Za-z0-9]|[\-_.+](?=[A-Za-z0-9+]))*)"
 )
 BARE_VERSION_RE = re.compile(r"^[vV]\d+(?:\.\d+)*$")
-_LONG_VERSION = r"(?<![\w.])[vV]?(?P<long>\d+(?:\.\d+){2,})(?![A-Za-z0-9]|\.\d)"
+# ASCII-only boundaries: Python counts CJK characters as \w, and "バージョン8.5.0" is a version.
+_LONG_VERSION = r"(?<![A-Za-z0-9_.])[vV]?(?P<long>\d+(?:\.\d+){2,})(?![A-Za-z0-9]|\.\d)"
 LONG_VERSION_RE = re.compile(_LONG_VERSION)
 # Two-part versions need a product word or "v" before them; "2.5倍" is a number.
 VERSION_RE = re.compile(
@@ -115,7 +113,7 @@ def check_fidelity(source: str, translation: str, lang: str) -> list[FidelityIss
 
 
 def _prepare(text: str) -> str:
-    return GLUED_DIGIT_RE.sub(" ", IGNORED_RE.sub(" ", to_halfwidth(text)))
+    return IGNORED_RE.sub(" ", to_halfwidth(text))
 
 
 def _missing(kind: str, expected: str) -> FidelityIssue:

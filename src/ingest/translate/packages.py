@@ -23,9 +23,9 @@ import threading
 import time
 import urllib.request
 import zipfile
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
-from typing import Sequence
 
 import ctranslate2
 import sentencepiece
@@ -35,8 +35,8 @@ from argostranslate import settings as argos_settings
 # Hidden names so that neither we nor a human mistake them for packages.
 STAGING_PREFIX = ".ingest-staging-"
 TRASH_PREFIX = ".ingest-trash-"
-# Staging folders older than this were left by a killed install, not a running one.
-STALE_STAGING_SECONDS = 24 * 3600
+# Hidden folders older than this were left by a killed install or removal, not a running one.
+STALE_SECONDS = 24 * 3600
 
 INDEX_TIMEOUT_SECONDS = 5.0
 OFFLINE_HINT = "install from a file instead: `ingest models install --from PATH.argosmodel`"
@@ -63,7 +63,7 @@ class ArchiveLimits:
     """Bounds an archive must respect before and while it is extracted."""
 
     max_total_bytes: int = 2 << 30
-    # Real packages compress at most ~10:1 (vocabularies); bombs reach 1000:1.
+    # Real packages compress a few-fold at most (vocabularies); zip bombs reach 1000:1.
     max_ratio: float = 200.0
     max_members: int = 10_000
 
@@ -128,7 +128,7 @@ def _looks_like_package(directory: Path) -> bool:
 def _describe(directory: Path) -> InstalledPackage | None:
     try:
         pkg = argos_package.Package(directory)
-    except (OSError, ValueError):
+    except (OSError, ValueError, AttributeError):  # unreadable or non-object metadata.json
         return None
     if pkg.type != "translate" or not pkg.from_code or not pkg.to_code:
         return None
@@ -187,17 +187,10 @@ def _delete_atomically(directory: Path) -> None:
 
 @dataclass(frozen=True)
 class _Manifest:
-    """What validation learned about an archive."""
+    """What validation learned about an archive: its folder and its files."""
 
     top: str
     files: tuple[zipfile.ZipInfo, ...]
-    metadata: dict
-
-
-def inspect_archive(path: Path, limits: ArchiveLimits = ArchiveLimits()) -> dict:
-    """Validate a `.argosmodel` file without installing it; returns its metadata."""
-    with _open_zip(Path(path)) as archive:
-        return _validate(archive, limits).metadata
 
 
 def _open_zip(path: Path) -> zipfile.ZipFile:
@@ -223,8 +216,8 @@ def _validate(archive: zipfile.ZipFile, limits: ArchiveLimits) -> _Manifest:
     files = tuple(m for m in members if not m.is_dir())
     names = {PurePosixPath(m.filename).relative_to(top).as_posix() for m in files}
     _check_layout(names, top)
-    metadata = _read_metadata(archive, f"{top}/metadata.json")
-    return _Manifest(top=top, files=files, metadata=metadata)
+    _check_metadata(archive, f"{top}/metadata.json")
+    return _Manifest(top=top, files=files)
 
 
 def _refuse(archive_problem: str) -> PackageError:
@@ -286,8 +279,8 @@ def _single_top_folder(members: Sequence[zipfile.ZipInfo]) -> str:
         shown = ", ".join(sorted(tops)[:5])
         raise _refuse(f"expected exactly one top-level folder, found {len(tops)}: {shown}")
     top = tops.pop()
-    if top.startswith(".") or any(PurePosixPath(m.filename).parts == (top,) and not m.is_dir()
-                                  for m in members):
+    top_is_a_file = any(m.filename == top for m in members)  # folders are listed as "top/"
+    if top.startswith(".") or top_is_a_file:
         raise _refuse(f"the top-level entry {top!r} must be a visible folder")
     return top
 
@@ -305,7 +298,7 @@ def _check_layout(names: set[str], top: str) -> None:
         raise _refuse(f"{top}/model/ is missing its vocabulary (e.g. shared_vocabulary.txt)")
 
 
-def _read_metadata(archive: zipfile.ZipFile, name: str) -> dict:
+def _check_metadata(archive: zipfile.ZipFile, name: str) -> None:
     info = archive.getinfo(name)
     if info.file_size > MAX_METADATA_BYTES:
         raise _refuse(f"{name} is {info.file_size:,} bytes, far too large for metadata")
@@ -318,11 +311,6 @@ def _read_metadata(archive: zipfile.ZipFile, name: str) -> dict:
         raise _refuse(f"{name} is not valid UTF-8 JSON ({exc})") from exc
     if not isinstance(metadata, dict):
         raise _refuse(f"{name} is not a JSON object")
-    _check_metadata(metadata, name)
-    return metadata
-
-
-def _check_metadata(metadata: dict, name: str) -> None:
     for key in ("from_code", "to_code"):
         value = metadata.get(key)
         if not isinstance(value, str) or not LANGUAGE_CODE_RE.match(value):
@@ -357,10 +345,11 @@ def install_from_file(path: Path | str, limits: ArchiveLimits = ArchiveLimits())
 
 
 def _sweep_stale(root: Path) -> None:
-    cutoff = time.time() - STALE_STAGING_SECONDS
-    for leftover in root.glob(f"{STAGING_PREFIX}*"):
-        if leftover.stat().st_mtime < cutoff:
-            shutil.rmtree(leftover, ignore_errors=True)
+    cutoff = time.time() - STALE_SECONDS
+    for prefix in (STAGING_PREFIX, TRASH_PREFIX):
+        for leftover in root.glob(f"{prefix}*"):
+            if leftover.stat().st_mtime < cutoff:
+                shutil.rmtree(leftover, ignore_errors=True)
 
 
 def _extract(
