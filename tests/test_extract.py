@@ -140,6 +140,9 @@ def test_chinese_pipeline_segments_words_not_characters():
     assert any(len(token.text) > 1 and not token.text.isascii() for token in doc)
 
 
-def test_japanese_pipeline_uses_sudachi():
-    nlp = get_nlp("ja")
-    assert type(nlp.tokenizer).__name__ == "JapaneseTokenizer"
+def test_japanese_pipeline_segments_with_sudachi_and_keeps_the_text():
+    text = "PyTorch 2.5がリリースされ、 速度が向上した。"
+    doc = get_nlp("ja")(text)
+    assert doc.lang_ == "ja"
+    assert doc.text == text
+    assert [t.text for t in doc][:5] == ["PyTorch", "2.5", "が", "リリース", "さ"]

@@ -86,13 +86,27 @@ class Claim:
 
 # ---- glossary -----------------------------------------------------------------------------
 
-def _alias_pattern(alias: str) -> str:
-    """An alias as a regex that ignores spacing and, for Latin edges, does not match inside words."""
-    body = r"\s*".join(re.escape(char) for char in alias if not char.isspace())
-    # "ITT" must not match inside "torch.itt" nor "ACL" inside "mkldnn_acl".
-    start = r"(?<![A-Za-z0-9_.])" if alias[:1].isascii() and alias[:1].isalnum() else ""
-    end = r"(?![A-Za-z0-9_])" if alias[-1:].isascii() and alias[-1:].isalnum() else ""
-    return start + body + end
+_LATIN_WORD_BEFORE = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.")
+_LATIN_WORD_AFTER = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")
+
+
+@dataclass(frozen=True)
+class _Alias:
+    key: str            # casefolded, whitespace removed
+    subject: str
+    latin_start: bool   # must not continue a Latin word ("ACL" inside "mkldnn_acl", "ITT" in "torch.itt")
+    latin_end: bool
+
+
+def _fold(text: str) -> tuple[str, list[int]]:
+    """`text` casefolded without whitespace, and the original index of every folded character."""
+    chars, positions = [], []
+    for index, char in enumerate(text):
+        if not char.isspace():
+            folded = char.casefold()
+            chars.append(folded)
+            positions.extend([index] * len(folded))
+    return "".join(chars), positions
 
 
 @lru_cache(maxsize=1)
@@ -102,20 +116,39 @@ def glossary() -> dict[str, dict]:
 
 
 @lru_cache(maxsize=1)
-def _glossary_matcher() -> tuple[re.Pattern, list[str]]:
-    aliases = sorted(((alias, subject) for subject, entry in glossary().items()
-                      for alias in entry["aliases"]), key=lambda pair: -len(pair[0]))
-    pattern = "|".join(f"(?P<g{i}>{_alias_pattern(alias)})" for i, (alias, _) in enumerate(aliases))
-    return re.compile(pattern, re.I), [subject for _, subject in aliases]
+def _aliases() -> list[_Alias]:
+    return [_Alias(_fold(alias)[0], subject, alias[:1].isascii() and alias[:1].isalnum(),
+                   alias[-1:].isascii() and alias[-1:].isalnum())
+            for subject, entry in glossary().items() for alias in entry["aliases"]]
+
+
+def _occurrences(folded: str, key: str) -> Iterable[int]:
+    start = folded.find(key)
+    while start != -1:
+        yield start
+        start = folded.find(key, start + 1)
 
 
 def glossary_mentions(text: str) -> list[Mention]:
-    """Every glossary subject named in `text`, longest alias first at each position."""
-    pattern, subjects = _glossary_matcher()
-    mentions = []
-    for match in pattern.finditer(text):
-        index = int(match.lastgroup[1:])
-        mentions.append(Mention(subjects[index], match.group(), match.start(), match.end()))
+    """Every glossary subject named in `text`, ignoring case and spacing; the longest alias wins.
+
+    Plain substring search on the folded text: far cheaper than one regex with optional
+    whitespace between every character of ~150 aliases.
+    """
+    folded, positions = _fold(text)
+    candidates = []
+    for alias in _aliases():
+        for at in _occurrences(folded, alias.key):
+            start, end = positions[at], positions[at + len(alias.key) - 1] + 1
+            if alias.latin_start and start > 0 and text[start - 1] in _LATIN_WORD_BEFORE:
+                continue
+            if alias.latin_end and end < len(text) and text[end] in _LATIN_WORD_AFTER:
+                continue
+            candidates.append(Mention(alias.subject, text[start:end], start, end))
+    mentions: list[Mention] = []
+    for mention in sorted(candidates, key=lambda m: (m.start, -(m.end - m.start))):
+        if not mentions or mention.start >= mentions[-1].end:
+            mentions.append(mention)
     return mentions
 
 

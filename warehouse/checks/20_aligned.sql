@@ -16,7 +16,9 @@ n_docs AS (SELECT count(DISTINCT doc_id) AS n FROM doc_names),
 weights AS (
     SELECT anchor, ln((SELECT n FROM n_docs) / count(*)) AS weight
     FROM doc_names GROUP BY anchor
-    HAVING count(*) BETWEEN 2 AND greatest(2, (SELECT n FROM n_docs) / 2)
+    -- an anchor shared by more than 20 documents says nothing about which article a text
+    -- renders; dropping those also bounds the pair join (linear in the anchors kept)
+    HAVING count(*) BETWEEN 2 AND least(20, greatest(2, (SELECT n FROM n_docs) / 2))
 ),
 doc_weight AS (
     SELECT doc_id, sum(weight) AS total FROM doc_names JOIN weights USING (anchor) GROUP BY doc_id

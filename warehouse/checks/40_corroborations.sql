@@ -1,25 +1,23 @@
--- Facts that two or more sources state alike, one row per (subject, attribute, release,
--- value) with the agreeing documents; `outliers` names the documents that state the same
--- subject and attribute for the same release with a value that agrees with none of them.
+-- Facts two or more sources state alike: one row per cluster of agreeing values stated by
+-- at least two documents. `outliers` names the documents that state the same subject,
+-- attribute and release with no value in this cluster.
 
 CREATE OR REPLACE VIEW corroborations AS
-WITH agreeing AS (
-    SELECT subject, attribute, release, value_a AS value, doc_a AS doc_id, claim_a AS claim_id FROM claim_pairs WHERE agree
-    UNION
-    SELECT subject, attribute, release, value_a AS value, doc_b AS doc_id, claim_b AS claim_id FROM claim_pairs WHERE agree
-),
-grouped AS (
-    SELECT subject, attribute, release, value,
+WITH clusters AS (
+    SELECT subject, attribute, release, unit, cluster,
+           arg_min(value, doc_id || claim_id) AS value,
            list(DISTINCT doc_id ORDER BY doc_id) AS documents,
            count(DISTINCT doc_id) AS n_documents,
            list(DISTINCT claim_id ORDER BY claim_id) AS claim_ids
-    FROM agreeing GROUP BY ALL
+    FROM claim_clusters GROUP BY ALL
 ),
 stating AS (
-    SELECT subject, attribute, release, list(DISTINCT doc_id ORDER BY doc_id) AS all_documents
-    FROM claims GROUP BY ALL
+    SELECT subject, attribute, release, unit, list(doc_id ORDER BY doc_id) AS all_documents
+    FROM document_positions GROUP BY ALL
 )
-SELECT g.subject, g.attribute, g.release, g.value, g.n_documents, g.documents, g.claim_ids,
-       list_filter(s.all_documents, lambda d: NOT list_contains(g.documents, d)) AS outliers
-FROM grouped g JOIN stating s USING (subject, attribute, release)
-WHERE g.n_documents >= 2;
+SELECT c.subject, c.attribute, c.release, c.value, c.n_documents, c.documents, c.claim_ids,
+       list_filter(s.all_documents, lambda d: NOT list_contains(c.documents, d)) AS outliers
+FROM clusters c
+JOIN stating s ON s.subject = c.subject AND s.attribute = c.attribute
+ AND s.release IS NOT DISTINCT FROM c.release AND s.unit IS NOT DISTINCT FROM c.unit
+WHERE c.n_documents >= 2;
