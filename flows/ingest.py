@@ -1,78 +1,36 @@
-"""The `ingest` Prefect flow: a thin layer of tasks over `ingest.pipeline.Run`.
+"""Entrypoint of the `ingest` deployment: `flows/ingest.py:ingest` (see prefect.yaml).
 
-Stages run as tasks over batches of documents (not one task per document) so
-Prefect's per-task overhead stays small on thousands of files; a document that
-fails gets a `failed` row with its reason and does not fail the run.
+The flow and its tasks live in `ingest.flow`, a module of the installed package, so Dask
+workers can import the tasks by name (a file Prefect loads by path has no importable name).
+
+Prefect loads an entrypoint file under its stem as module name, here "ingest", which is
+also the name of the package this file imports; when the package was not imported yet
+the file would shadow it. So, when loaded that way (or run as a script), put the package
+back in `sys.modules` first, found on sys.path minus this folder.
 """
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
-from prefect import flow, get_run_logger, task
-from prefect.artifacts import create_markdown_artifact, create_table_artifact
-from prefect.cache_policies import NO_CACHE
+if __name__ in ("ingest", "__main__"):
+    import importlib.machinery
+    import importlib.util
 
-from ingest import report, warehouse
-from ingest.discover import SourceFile, discover
-from ingest.pipeline import ExtractedDocument, PreparedDocument, Run, prepare_document
+    _here = Path(__file__).resolve().parent
+    _spec = importlib.machinery.PathFinder.find_spec(
+        "ingest", [p for p in sys.path if Path(p or ".").resolve() != _here])
+    if _spec is None or _spec.loader is None:
+        raise ImportError("the `ingest` package is not installed in this environment; run `uv sync` "
+                          "in the project and start the worker with `uv run` (or `make serve`)")
+    _package = importlib.util.module_from_spec(_spec)
+    sys.modules["ingest"] = _package
+    _spec.loader.exec_module(_package)
 
-ROOT = Path(__file__).resolve().parents[1]
+from ingest.flow import ingest, ingest_stages  # noqa: E402
 
+__all__ = ["ingest", "ingest_stages"]
 
-@task(name="discover", cache_policy=NO_CACHE)
-def discover_task(run: Run) -> list[SourceFile]:
-    return run.pending(discover(run.paths))
-
-
-@task(name="prepare", cache_policy=NO_CACHE)
-def prepare_task(sources: list[SourceFile]) -> list[PreparedDocument]:
-    return [prepare_document(source) for source in sources]
-
-
-@task(name="translate", cache_policy=NO_CACHE)
-def translate_task(run: Run, documents: list[PreparedDocument]) -> list[PreparedDocument]:
-    run.translate(documents)
-    return documents
-
-
-@task(name="extract", cache_policy=NO_CACHE)
-def extract_task(run: Run, documents: list[PreparedDocument]) -> list[ExtractedDocument]:
-    return [run.extract(document) for document in documents]
-
-
-@task(name="load", cache_policy=NO_CACHE, retries=3, retry_delay_seconds=[2, 5, 10])
-def load_task(run: Run, extracted: list[ExtractedDocument]) -> None:
-    run.load(extracted)
-
-
-@task(name="check-and-report", cache_policy=NO_CACHE)
-def report_task(run: Run) -> list[str]:
-    summary = run.finish()
-    con = warehouse.connect(run.warehouse_path, read_only=True)
-    try:
-        data = report.collect(con, summary)
-    finally:
-        con.close()
-    create_markdown_artifact(key="consistency-report", markdown=report.render_markdown(data),
-                             description="Cross-source consistency report")
-    create_table_artifact(key="conflicts", table=report.conflict_table(data),
-                          description="Contradictions and notes between sources")
-    return summary.report_paths
-
-
-@flow(name="ingest")
-def ingest(paths: list[str] | None = None, warehouse_path: str = "warehouse/ingest.duckdb",
-           reports_dir: str = "reports") -> dict:
-    """Ingest source articles (default: the repo's seeds/) into DuckDB and write the consistency report."""
-    run = Run(paths or [str(ROOT / "seeds")], warehouse_path, reports_dir)
-    todo = discover_task(run)
-    prepared = translate_task(run, prepare_task(todo))
-    load_task(run, extract_task(run, prepared))
-    report_task(run)
-    get_run_logger().info(run.summary.line())
-    summary = run.summary
-    return {"run_id": summary.run_id, "files": summary.n_files, "loaded": len(summary.loaded),
-            "skipped": len(summary.skipped), "failed": len(summary.failed),
-            "duplicates": len(summary.duplicates), "missing_pairs": summary.missing_pairs,
-            "reports": summary.report_paths}
+if __name__ == "__main__":
+    ingest()

@@ -133,3 +133,18 @@ def test_upgraded_package_retranslates_and_replaces_its_entries(
         ("translate-ja_en", "1.1"),
         ("translate-zh_en", "1.0"),
     ]
+
+
+def test_translations_loaded_with_segments_are_filed_into_the_cache_and_snapshotted(tmp_path):
+    from ingest import warehouse
+    from ingest.translate.cache import PackageKey, snapshot, store_from_segments
+
+    con = warehouse.connect(tmp_path / "w.duckdb")
+    con.execute("INSERT INTO segments (doc_id, seg_idx, text, text_en, translation_status, translation_engine) VALUES "
+                "('d', 0, '速度が向上した。', 'Speed improved.', 'translated', 'argos:translate-ja_en@1.1'), "
+                "('d', 1, '未翻訳。', NULL, 'untranslated', NULL)")
+    assert store_from_segments(con, ["d"]) == 1
+    key = PackageKey("translate-ja_en", "1.1")
+    cache = snapshot(con, [key])
+    assert cache.lookup(key, ["速度が向上した。", "未翻訳。"]) == {"速度が向上した。": "Speed improved."}
+    assert snapshot(con, [PackageKey("translate-ja_en", "1.2")]).lookup(key, ["速度が向上した。"]) == {}

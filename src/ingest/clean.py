@@ -10,6 +10,7 @@ block offsets point into it.
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 import unicodedata
 from dataclasses import dataclass, field
@@ -18,15 +19,19 @@ from importlib import resources
 from typing import Iterable, Iterator
 
 import yaml
-from bs4 import BeautifulSoup, Comment
+from bs4 import BeautifulSoup, CData, NavigableString, Tag
+from bs4.exceptions import ParserRejectedMarkup
 from markdown_it import MarkdownIt
 
 HEADING, PARAGRAPH, LIST_ITEM, TABLE_ROW = "heading", "paragraph", "list_item", "table_row"
 BLOCK_SEPARATOR = "\n\n"
 CELL_SEPARATOR = " | "
 
-# Zero-width and bidi controls carry no text and can disguise it (Trojan-source style).
-_INVISIBLE = re.compile("[\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff\u00ad]")
+# Zero-width and bidi controls carry no text and can disguise it (Trojan-source style);
+# Unicode tag characters can smuggle invisible ASCII.
+_INVISIBLE = re.compile("[\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff\u00ad"
+                        "\u061c\u180e\ufff9-\ufffb\U000e0000-\U000e007f]")
+_LINE_SEPARATORS = re.compile("\r\n|[\r\u2028\u2029]")
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 _SPACES = re.compile(r"[ \t\u00a0\u3000]+")
 _FRONT_MATTER = re.compile(r"\A---[ \t]*\n(.*?\n)---[ \t]*(?:\n|\Z)", re.S)
@@ -81,13 +86,13 @@ def chrome_lines() -> frozenset[str]:
 
 def normalize_text(text: str) -> str:
     """NFKC, invisible and control characters removed, runs of spaces collapsed, lines stripped."""
-    text = unicodedata.normalize("NFKC", text.replace("\r\n", "\n").replace("\r", "\n"))
+    text = unicodedata.normalize("NFKC", _LINE_SEPARATORS.sub("\n", text))
     text = _CONTROL.sub("", _INVISIBLE.sub("", text))
     return "\n".join(_SPACES.sub(" ", line).strip() for line in text.split("\n"))
 
 
 def _strip_controls(text: str) -> str:
-    return _CONTROL.sub("", text.replace("\r\n", "\n").replace("\r", "\n"))
+    return _CONTROL.sub("", _LINE_SEPARATORS.sub("\n", text))
 
 
 def _finish(blocks: Iterable[Block]) -> list[Block]:
@@ -133,21 +138,63 @@ def _text_blocks(text: str) -> Iterator[Block]:
 
 # ---- HTML -------------------------------------------------------------------------------
 
-def _mark_structure(soup: BeautifulSoup) -> None:
-    """Insert newlines and kind marks around block elements so get_text keeps the layout."""
-    for tag in soup.find_all(_HEADING_TAGS):
-        tag.insert(0, "\n" + _MARK[HEADING])
-        tag.append("\n")
-    for tag in soup.find_all("li"):
-        tag.insert(0, "\n" + _MARK[LIST_ITEM])
-        tag.append("\n")
-    for row in soup.find_all("tr"):
-        cells = [" ".join(cell.get_text(" ").split()) for cell in row.find_all(["td", "th"])]
-        row.clear()
-        row.append("\n" + _MARK[TABLE_ROW] + _CELL_MARK.join(cells) + "\n")
-    for tag in soup.find_all(_BLOCK_TAGS):
-        tag.insert_before("\n")
-        tag.insert_after("\n")
+# The strings bs4's get_text keeps: not comments, doctypes, ruby annotations, scripts.
+_TEXT_STRINGS = (NavigableString, CData)
+_DROP, _BLOCKS, _HEADINGS = frozenset(_DROP_TAGS), frozenset(_BLOCK_TAGS), frozenset(_HEADING_TAGS)
+
+
+class _Close(str):
+    """Text emitted when the walk leaves an element."""
+
+
+def _flatten(root: Tag, rows: bool = True, blocks: bool = True) -> list[str]:
+    """The text of `root` with block newlines and kind marks, in document order.
+
+    An explicit stack instead of recursion or tree edits: a 10,000-deep document
+    costs linear time and no Python stack. Table rows become one marked line of
+    cells each.
+    """
+    out: list[str] = []
+    stack: list = list(reversed(root.contents))
+    while stack:
+        node = stack.pop()
+        if type(node) is _Close:
+            out.append(node)
+            continue
+        if isinstance(node, NavigableString):
+            if type(node) in _TEXT_STRINGS:
+                out.append(str(node))
+            continue
+        if not isinstance(node, Tag) or node.name in _DROP:
+            continue
+        if rows and node.name == "tr":
+            out.append("\n" + _MARK[TABLE_ROW] + _CELL_MARK.join(_cells(node)) + "\n")
+            continue
+        opener = closer = ""
+        if node.name in _HEADINGS:
+            opener, closer = "\n" + _MARK[HEADING], "\n"
+        elif node.name == "li":
+            opener, closer = "\n" + _MARK[LIST_ITEM], "\n"
+        if blocks and node.name in _BLOCKS:
+            opener, closer = "\n" + opener, closer + "\n"
+        out.append(opener)
+        stack.append(_Close(closer))
+        stack.extend(reversed(node.contents))
+    return out
+
+
+def _cells(row: Tag) -> list[str]:
+    """The text of each cell (td/th, nested ones included) of a table row, spaces collapsed."""
+    cells = []
+    stack: list = list(reversed(row.contents))
+    while stack:
+        node = stack.pop()
+        if not isinstance(node, Tag) or node.name in _DROP:
+            continue
+        if node.name in ("td", "th"):
+            cells.append(" ".join(" ".join(_flatten(node, rows=False, blocks=False)).split()))
+        stack.extend(reversed(node.contents))
+    return cells
 
 
 def _marked_lines(text: str) -> Iterator[Block]:
@@ -158,15 +205,36 @@ def _marked_lines(text: str) -> Iterator[Block]:
         yield Block(kind or PARAGRAPH, line.replace(line.lstrip(" \t")[:1], "", 1) if kind else line)
 
 
+# Python's html.parser (3.11) rescans to the end of the input for every tag or comment
+# left open: 10,000 of them cost minutes. Real pages have about as many '>' as '<'; when
+# a page has far more '<', each '<' with no '>' before the next '<' is made text.
+_UNCLOSED_MAX = 200
+_UNCLOSED_LT = re.compile(r"<(?=[^<>]*(?:<|\Z))")
+
+
+def _defuse_unclosed_tags(html: str) -> str:
+    if html.count("<") - html.count(">") <= _UNCLOSED_MAX:
+        return html
+    return _UNCLOSED_LT.sub("&lt;", html)
+
+
+def _soup(html: str) -> BeautifulSoup:
+    try:
+        return BeautifulSoup(html, "html.parser")
+    except ParserRejectedMarkup:
+        pass
+    # html.parser gives up on some malformed declarations ('<![0'): make those text, and
+    # if it still refuses, every '<' (the page is then read as plain text).
+    try:
+        return BeautifulSoup(re.sub(r"<!(?!--)", "&lt;!", html), "html.parser")
+    except ParserRejectedMarkup:
+        return BeautifulSoup(html.replace("<", "&lt;"), "html.parser")
+
+
 def html_blocks(html: str) -> list[Block]:
     """Blocks of an HTML document or fragment; scripts, styles, frames and navigation dropped."""
-    soup = BeautifulSoup(_strip_controls(html), "html.parser")
-    for tag in soup.find_all(_DROP_TAGS):
-        tag.decompose()
-    for comment in soup.find_all(string=lambda s: isinstance(s, Comment)):
-        comment.extract()
-    _mark_structure(soup)
-    return list(_marked_lines(soup.get_text()))
+    soup = _soup(_defuse_unclosed_tags(_strip_controls(html)))
+    return list(_marked_lines("".join(_flatten(soup))))
 
 
 # ---- Markdown ---------------------------------------------------------------------------
@@ -214,16 +282,50 @@ def _markdown_blocks(text: str) -> Iterator[Block]:
             yield from html_blocks(token.content)
 
 
+_FRONT_MATTER_MAX_ITEMS = 100
+_FRONT_MATTER_MAX_CHARS = 2000
+
+
+def _front_matter_scalar(value: object) -> object:
+    """A front-matter value made safe to store: short text without controls, or a plain scalar."""
+    if isinstance(value, str):
+        text = _INVISIBLE.sub("", _strip_controls(value)).encode("utf-8", "replace").decode("utf-8")
+        return text[:_FRONT_MATTER_MAX_CHARS]
+    if isinstance(value, (bool, int, float, dt.date)) or value is None:
+        return value
+    return None
+
+
+def _safe_front_matter(data: dict) -> dict:
+    """Top-level scalars and flat lists of scalars; nested structures (and alias bombs) dropped."""
+    safe = {}
+    for key, value in list(data.items())[:_FRONT_MATTER_MAX_ITEMS]:
+        if not isinstance(key, str):
+            continue
+        if isinstance(value, list):
+            items = [_front_matter_scalar(v) for v in value[:_FRONT_MATTER_MAX_ITEMS]]
+            if all(v is not None for v in items):
+                safe[key] = items
+        elif (scalar := _front_matter_scalar(value)) is not None:
+            safe[key] = scalar
+    return safe
+
+
 def split_front_matter(text: str) -> tuple[dict, str]:
-    """YAML front matter (if any) and the rest of a Markdown document."""
+    """YAML front matter (if any) and the rest of a Markdown document.
+
+    Front matter that does not parse (bad YAML, impossible dates, absurd nesting) is left
+    in the text; values are reduced to scalars and flat lists so no document can smuggle
+    a huge or deeply nested structure into the metadata.
+    """
     match = _FRONT_MATTER.match(text)
     if not match:
         return {}, text
     try:
         data = yaml.safe_load(match.group(1))
-    except yaml.YAMLError:
+    except Exception:  # noqa: BLE001 - yaml raises YAMLError, ValueError, RecursionError...
         return {}, text
-    return (data if isinstance(data, dict) else {}), text[match.end():]
+    return (_safe_front_matter(data) if isinstance(data, dict) else {}), text[match.end():]
 
 
 # ---- entry point ------------------------------------------------------------------------

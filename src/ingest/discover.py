@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Iterator
@@ -57,15 +58,32 @@ def _doc_id(root: Path, path: Path, root_count: int) -> str:
     return f"{root.name}/{relative}" if root_count > 1 else relative
 
 
+def _displayable(text: str) -> str:
+    """A file name that is not valid UTF-8 (bytes kept as surrogates) with the bad bytes escaped."""
+    return os.fsencode(text).decode("utf-8", "backslashreplace")
+
+
 def _identify(root: Path, path: Path, root_count: int) -> SourceFile:
     doc_id = _doc_id(root, path, root_count)
     fmt = SUPPORTED_SUFFIXES[path.suffix.lower()]
     try:
-        return SourceFile(doc_id, str(path), fmt, file_sha256(path), path.stat().st_size)
+        doc_id.encode("utf-8")
+        str(path).encode("utf-8")
+    except UnicodeEncodeError:
+        return SourceFile(_displayable(doc_id), _displayable(str(path)), fmt, None, None,
+                          error="file name is not valid UTF-8; rename the file (UTF-8 name) and re-run")
+    try:
+        info = path.stat()
+        if not stat.S_ISREG(info.st_mode):
+            # A FIFO or device named *.txt would block or never end when read.
+            return SourceFile(doc_id, str(path), fmt, None, None,
+                              error="not a regular file (a FIFO, socket or device); remove it from the input")
+        return SourceFile(doc_id, str(path), fmt, file_sha256(path), info.st_size)
     except OSError as exc:
         return SourceFile(doc_id, str(path), fmt, None, None,
                           error=f"cannot read file at discovery ({exc.strerror or exc}); "
-                                "check that it exists and is readable, then re-run")
+                                "check that it exists and is readable (a symlink loop or broken link "
+                                "also ends here), then re-run")
 
 
 def discover(paths: Iterable[str | Path]) -> list[SourceFile]:

@@ -30,6 +30,13 @@ _TRADITIONAL_ONLY = set("這們來對為發開關個說時國會過還進後長�
                         "員圖場處備頭學寧寶將盡層幣師帶幫廣應廢張錄態總戰戶擴執護報擇擁換損據構樣標檔橋夢檢"
                         "歡匯漢溝沒測濟點熱愛獵環織細終絕繼續維羅職聯腦節蘇慮補規視覽覺計訂討訓記講許論設訪證評識譯試詳調談負質購貴費資賽趕軟載較輯輸遠連遞通邏"
                         "釋裡鐘錢鐵銀鏈鎖錯鍵門隊階際隨隱難頂項順須領頻題顏風飛饋驗")
+# Simplified and traditional characters that modern Japanese never writes (it has its own
+# forms: 対 not 对/對, 発 not 发/發, 説 not 说/說); those Japanese shares (語, 話, 計...) are left out.
+_CHINESE_NOT_JAPANESE = set("这们么吗呢说还让给过对发现进时该从视觉计讲论设证评识译试话语请读调谈谁"
+                            "训练网络应实经开关门间问长东车马书气电图处头专业优传员节术务产动"
+                            "這們麼嗎說讓對發從讀譯證覺體與會國學來經關實點數據雙當團廣應邊變舊"
+                            "區擇條號價檔裡傳圖處專氣將產")
+_CHINESE_MARKERS_MIN = 2
 _SCRIPT_CONFIDENCE_MIN_CHARS = 20
 # Japanese prose is a fifth kana or more; a few kana in Chinese text are a quoted name.
 _KANA_SHARE_FOR_JAPANESE = 0.05
@@ -53,8 +60,16 @@ def chinese_variant(text: str) -> str:
     return "zh-Hant" if traditional > simplified else "zh-Hans"
 
 
-@lru_cache(maxsize=4096)
+# Segments repeat across a corpus and are worth caching; whole documents are not, and
+# 4,096 cached multi-megabyte texts would hold gigabytes.
+_CACHE_MAX_CHARS = 2000
+
+
 def _langdetect(text: str) -> LanguageGuess:
+    return _langdetect_cached(text) if len(text) <= _CACHE_MAX_CHARS else _langdetect_uncached(text)
+
+
+def _langdetect_uncached(text: str) -> LanguageGuess:
     try:
         best = detect_langs(text)[0]
     except LangDetectException:
@@ -63,6 +78,9 @@ def _langdetect(text: str) -> LanguageGuess:
     if lang.startswith("zh"):
         return LanguageGuess("zh", best.prob, "zh-Hant" if lang == "zh-tw" else "zh-Hans")
     return LanguageGuess(lang, round(best.prob, 4))
+
+
+_langdetect_cached = lru_cache(maxsize=4096)(_langdetect_uncached)
 
 
 def _script_confidence(decisive: int, total: int) -> float:
@@ -85,7 +103,8 @@ def detect_language(text: str, context: str | None = None) -> LanguageGuess:
         return LanguageGuess("ko", _script_confidence(hangul, cjk))
     if kana and kana >= _KANA_SHARE_FOR_JAPANESE * (kana + han):
         return LanguageGuess("ja", _script_confidence(kana, cjk))
-    if context == "ja":
-        # Kanji-only fragments ("安定版", headings) inside a Japanese article are Japanese.
+    if context == "ja" and sum(char in _CHINESE_NOT_JAPANESE for char in text) < _CHINESE_MARKERS_MIN:
+        # Kanji-only fragments ("安定版", headings) inside a Japanese article are Japanese;
+        # a sentence full of characters Japanese never writes (这, 們, 说) is quoted Chinese.
         return LanguageGuess("ja", 0.6)
     return LanguageGuess("zh", _script_confidence(han, cjk), chinese_variant(text))

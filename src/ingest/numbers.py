@@ -9,9 +9,11 @@ but full-width digits are normalised here too so the module stands alone.
 
 from __future__ import annotations
 
+import math
 import re
 import unicodedata
 from dataclasses import dataclass
+from decimal import Decimal
 
 MAGNITUDES: dict[str, float] = {
     "十": 10, "百": 100, "千": 1_000, "万": 10_000, "萬": 10_000,
@@ -114,7 +116,17 @@ def values_agree(a: Number, b: Number) -> bool:
 
 
 def canonical(value: float) -> str:
-    """A stable text form for a value: 30000.0 -> '30000', 97.5 -> '97.5'."""
+    """A stable text form for a value: 30000.0 -> '30000', 97.5 -> '97.5'.
+
+    Six significant digits at most, never an exponent (1e20 -> '100000000000000000000',
+    1.5e-07 -> '0.00000015'), so `parse_number` reads every finite form back; an overflowed
+    value (a 400-digit number) is 'inf' rather than an error.
+    """
+    if not math.isfinite(value):
+        return str(value)
     if value == int(value) and abs(value) < 1e18:
         return str(int(value))
-    return f"{value:.6g}"
+    short = f"{value:.6g}"
+    if "e" in short:
+        short = format(Decimal(short), "f")
+    return short

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
+import os
 import uuid
 from collections import defaultdict
 from dataclasses import dataclass, field
@@ -25,7 +26,7 @@ from .extract import find_entities
 from .language import detect_language
 from .metadata import Metadata, extract_metadata
 from .nlp import get_nlp
-from .read import ReadError, decode
+from .read import Decoded, ReadError, decode
 from .segment import segment
 from .translate.engine import TranslationEngine, UntranslatedEngine
 
@@ -33,7 +34,10 @@ from .translate.engine import TranslationEngine, UntranslatedEngine
 # older version are reprocessed instead of skipped.
 PIPELINE_VERSION = "1"
 OK, FAILED, DUPLICATE = "ok", "failed", "duplicate"
-_MAX_FILE_BYTES = 64 * 1024 * 1024
+# Limits for one article (environment variables raise them). The longest real article is
+# ~25 KB; a bigger file is a dump or a mistake, and extracting 50 MB would take many minutes.
+_MAX_FILE_BYTES = int(os.environ.get("INGEST_MAX_FILE_BYTES", 16 * 1024 * 1024))
+_MAX_TEXT_CHARS = int(os.environ.get("INGEST_MAX_TEXT_CHARS", 200_000))
 
 
 @dataclass
@@ -78,10 +82,17 @@ class RunSummary:
     duplicates: dict[str, str] = field(default_factory=dict)
     missing_pairs: list[str] = field(default_factory=list)
     report_paths: list[str] = field(default_factory=list)
+    work: dict[str, int] = field(default_factory=dict)  # stage -> documents computed this run
+    cached: dict[str, int] = field(default_factory=dict)  # stage -> documents read from the stage cache
 
     def line(self) -> str:
         return (f"{self.n_files} files: {len(self.loaded)} loaded, {len(self.skipped)} unchanged (skipped), "
                 f"{len(self.failed)} failed, {len(self.duplicates)} duplicate")
+
+    def stages_line(self) -> str:
+        """How many documents each stage computed and how many it read from the stage cache."""
+        return "stages: " + ", ".join(f"{stage} {self.work.get(stage, 0)} computed / {self.cached.get(stage, 0)} cached"
+                                      for stage in ("prepare", "translate", "extract"))
 
 
 # ---- prepare ------------------------------------------------------------------------------
@@ -91,11 +102,17 @@ def _failed(source: SourceFile, reason: str) -> PreparedDocument:
 
 
 def _read_bytes(source: SourceFile) -> bytes:
-    path = Path(source.path)
-    if path.stat().st_size > _MAX_FILE_BYTES:
-        raise ReadError(f"file is {path.stat().st_size / 2**20:.0f} MiB, over the "
-                        f"{_MAX_FILE_BYTES // 2**20} MiB limit for one article; split it or remove it")
-    return path.read_bytes()
+    """The file's bytes, refusing (without reading it all) a file over the size limit."""
+    with open(source.path, "rb") as handle:
+        raw = handle.read(_MAX_FILE_BYTES + 1)
+    if len(raw) > _MAX_FILE_BYTES:
+        size = max(source.size or 0, len(raw))
+        raise ReadError(f"file is {size / 2**20:.0f} MiB, over the {_MAX_FILE_BYTES / 2**20:.0f} MiB limit "
+                        "for one article; split it or remove it")
+    if source.sha256 and hashlib.sha256(raw).hexdigest() != source.sha256:
+        raise ReadError("file changed between discovery and reading (it is being written?); "
+                        "re-run once it is complete")
+    return raw
 
 
 def prepare_document(source: SourceFile) -> PreparedDocument:
@@ -110,13 +127,25 @@ def prepare_document(source: SourceFile) -> PreparedDocument:
         return _failed(source, str(error))
     except OSError as error:
         return _failed(source, f"cannot read file ({error.strerror or error}); check it exists and is readable")
+    try:
+        return _prepare_text(source, decoded)
+    except Exception as error:  # noqa: BLE001 - one bad document must not stop the run
+        return _failed(source, f"internal error while preparing the document ({type(error).__name__}: "
+                               f"{str(error)[:200]}); please report it with the file")
+
+
+def _prepare_text(source: SourceFile, decoded: Decoded) -> PreparedDocument:
     cleaned = clean(decoded.text, source.fmt)
     if not cleaned.blocks:
         return _failed(source, "no text left after cleaning (markup, code or chrome only); nothing to ingest")
-    guess = detect_language(cleaned.text)
-    prepared = PreparedDocument(source, OK, encoding=decoded.encoding, lang=guess.lang,
+    text = cleaned.text
+    if len(text) > _MAX_TEXT_CHARS:
+        return _failed(source, f"article text is {len(text):,} characters after cleaning, over the "
+                               f"{_MAX_TEXT_CHARS:,}-character limit for one article; split it or remove it")
+    guess = detect_language(text)
+    prepared = PreparedDocument(source, OK, error=decoded.warning, encoding=decoded.encoding, lang=guess.lang,
                                 lang_variant=guess.variant, lang_confidence=guess.confidence,
-                                metadata=extract_metadata(cleaned), text=cleaned.text)
+                                metadata=extract_metadata(cleaned), text=text)
     for seg in segment(cleaned):
         seg_lang = detect_language(seg.text, context=guess.lang)
         prepared.segments.append(SegmentRecord(
@@ -234,14 +263,63 @@ class Run:
     """One run's state and its steps; `run_pipeline` and the Prefect flow both drive it."""
 
     def __init__(self, paths: Sequence[str | Path], warehouse_path: str | Path,
-                 reports_dir: str | Path | None, engine: TranslationEngine | None = None) -> None:
+                 reports_dir: str | Path | None, engine: TranslationEngine | None = None,
+                 stage_cache: bool | str | Path = True) -> None:
+        from . import stages
+
         self.paths = [str(p) for p in paths]
         self.warehouse_path = warehouse_path
         self.reports_dir = reports_dir
         self.engine = engine or default_engine()
-        self.fingerprint = engine_fingerprint(self.engine)
+        # Pipeline version, engine and every stage's version and code: unchanged documents are skipped.
+        self.fingerprint = stages.run_fingerprint(self.engine)
+        # The stage cache (`True`: next to the warehouse; a path; or `False`: none).
+        self.cache_dir = (stages.default_cache_dir(warehouse_path) if stage_cache is True
+                          else Path(stage_cache) if stage_cache else None)
         self.summary = RunSummary(new_run_id())
         self.started = dt.datetime.now(dt.timezone.utc).replace(tzinfo=None)
+
+    def context(self, staging_dir: str | Path | None = None):
+        """The picklable `stages.StageContext` batches of this run need (on any process)."""
+        from . import stages
+
+        return stages.make_context(self.summary.run_id, self.engine, self.cache_dir, staging_dir, self.warehouse_path)
+
+    def stage(self, sources: Sequence[SourceFile], batch_size: int | None = None,
+              progress: Callable[[str, int, int], None] | None = None) -> list:
+        """Run prepare, translate and extract over `sources` in batches, in this process."""
+        from . import stages
+
+        context, staged, done = self.context(), [], 0
+        for label, batch in stages.batches(sources, batch_size or stages.DEFAULT_BATCH_SIZE):
+            staged.append(stages.process_batch(batch, context, self.engine, isolate=True, label=label))
+            done += len(batch)
+            if progress:
+                progress("stages", done, len(sources))
+        return staged
+
+    def load_staged(self, staged: Sequence[Any], progress: Callable[[str, int, int], None] | None = None) -> None:
+        """Load staged batches into the warehouse (single writer) and count them in the summary."""
+        from . import stages
+
+        con = warehouse.connect(self.warehouse_path)
+        try:
+            outcome = stages.load_staged(con, staged, progress, sum(len(b.statuses) for b in staged))
+        finally:
+            con.close()
+        self.account(staged, outcome.statuses)
+
+    def account(self, staged: Sequence[Any], statuses: dict[str, tuple[str, str | None, str | None]]) -> None:
+        """Count loaded documents by status, the stage work done and the missing translation pairs."""
+        for doc_id, (status, error, duplicate_of) in statuses.items():
+            tally_status(self.summary, doc_id, status, error, duplicate_of)
+        for batch in staged:
+            for stage, n in batch.work.items():
+                self.summary.work[stage] = self.summary.work.get(stage, 0) + n
+            for stage, n in batch.cached.items():
+                self.summary.cached[stage] = self.summary.cached.get(stage, 0) + n
+        langs = sorted({lang for batch in staged for lang in batch.langs})
+        self.summary.missing_pairs = self.engine.missing_pairs(langs) if langs else []
 
     def pending(self, sources: Sequence[SourceFile]) -> list[SourceFile]:
         """The sources that need work; unchanged ones are counted as skipped."""
@@ -249,10 +327,20 @@ class Run:
         con = warehouse.connect(self.warehouse_path)
         try:
             skip = unchanged(sources, warehouse.stored_fingerprints(con), self.fingerprint)
+            self._attach_translation_cache(con)
         finally:
             con.close()
         self.summary.skipped = sorted(skip)
         return [s for s in sources if s.doc_id not in skip]
+
+    def _attach_translation_cache(self, con) -> None:
+        """Give this run's engine the warehouse's cached translations of its packages (read once,
+        by the single writer): segments translated in earlier runs are not translated again."""
+        from .translate.cache import snapshot
+
+        package_keys = getattr(self.engine, "package_keys", None)
+        if package_keys is not None:
+            self.engine.cache = snapshot(con, package_keys())
 
     def translate(self, documents: Sequence[PreparedDocument]) -> None:
         translate_documents([d for d in documents if d.status == OK], self.engine)
@@ -274,15 +362,21 @@ class Run:
         finally:
             con.close()
 
+    def row(self) -> dict[str, Any]:
+        """This run's row of the `runs` table."""
+        return _run_row(self)
+
     def finish(self) -> RunSummary:
-        """Record the run and write the reports."""
-        from .report import write_reports
+        """Record the run and write the reports (their data from the stage cache if no document changed)."""
+        from . import stages
 
         con = warehouse.connect(self.warehouse_path)
         try:
             warehouse.record_run(con, _run_row(self))
             if self.reports_dir is not None:
-                self.summary.report_paths = [str(p) for p in write_reports(con, self.reports_dir, self.summary)]
+                data = stages.report_data(con, self.summary, self.cache_dir)
+                paths, _ = stages.write_report_files(data, self.reports_dir)
+                self.summary.report_paths = [str(p) for p in paths]
         finally:
             con.close()
         return self.summary
@@ -290,28 +384,32 @@ class Run:
 
 def run_pipeline(paths: Sequence[str | Path], warehouse_path: str | Path, reports_dir: str | Path | None,
                  engine: TranslationEngine | None = None,
-                 progress: Callable[[str, int, int], None] | None = None) -> RunSummary:
-    """Ingest `paths` into the warehouse and write the report, without Prefect."""
-    run = Run(paths, warehouse_path, reports_dir, engine)
+                 progress: Callable[[str, int, int], None] | None = None,
+                 batch_size: int | None = None, stage_cache: bool | str | Path = True) -> RunSummary:
+    """Ingest `paths` into the warehouse and write the report, without Prefect.
+
+    Unchanged documents are skipped; the others go through the stages in batches (each
+    stage read from the stage cache when its inputs are unchanged, see `ingest.stages`)
+    and are loaded one batch per transaction.
+    """
+    run = Run(paths, warehouse_path, reports_dir, engine, stage_cache=stage_cache)
     todo = run.pending(discover(paths))
-    prepared = []
-    for i, source in enumerate(todo, 1):
-        prepared.append(prepare_document(source))
-        if progress:
-            progress("prepare", i, len(todo))
-    run.translate(prepared)
-    run.load([run.extract(d) for d in prepared], progress)
+    run.load_staged(run.stage(todo, batch_size, progress), progress)
     return run.finish()
 
 
 def tally(summary: RunSummary, document: PreparedDocument) -> None:
-    doc_id = document.source.doc_id
-    if document.status == OK:
+    tally_status(summary, document.source.doc_id, document.status, document.error, document.source.duplicate_of)
+
+
+def tally_status(summary: RunSummary, doc_id: str, status: str, error: str | None,
+                 duplicate_of: str | None) -> None:
+    if status == OK:
         summary.loaded.append(doc_id)
-    elif document.status == DUPLICATE:
-        summary.duplicates[doc_id] = document.source.duplicate_of or ""
+    elif status == DUPLICATE:
+        summary.duplicates[doc_id] = duplicate_of or ""
     else:
-        summary.failed[doc_id] = document.error or "unknown error"
+        summary.failed[doc_id] = error or "unknown error"
 
 
 def _run_row(run: Run) -> dict[str, Any]:

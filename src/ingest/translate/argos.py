@@ -141,17 +141,17 @@ class ArgosEngine:
 
     def __init__(
         self,
-        cache: duckdb.DuckDBPyConnection | None = None,
+        cache: duckdb.DuckDBPyConnection | translation_cache.SnapshotCache | None = None,
         settings: ArgosSettings | None = None,
         packages: Sequence[InstalledPackage] | None = None,
     ) -> None:
-        self.cache = cache
+        # A warehouse connection is read and written directly; a SnapshotCache serves engines
+        # that run where the warehouse cannot be written.
+        self.cache = translation_cache.WarehouseCache(cache) if isinstance(cache, duckdb.DuckDBPyConnection) else cache
         self.settings = settings or ArgosSettings()
         found = list_installed() if packages is None else packages
         self.packages = _newest_to_english(found)
         self._no_package = UntranslatedEngine()
-        if cache is not None:
-            translation_cache.ensure_schema(cache)
 
     @property
     def fingerprint(self) -> str:
@@ -183,11 +183,15 @@ class ArgosEngine:
         todo = [text for text in distinct if text not in cached]
         fresh = dict(zip(todo, self._model(package).translate(todo), strict=True)) if todo else {}
         if self.cache is not None and fresh:
-            translation_cache.store(self.cache, key, fresh.items())
+            self.cache.store(key, fresh.items())
         return [_outcome(text, cached, fresh, label) for text in texts]
 
     def _cached(self, key: translation_cache.PackageKey, texts: list[str]) -> dict[str, str]:
-        return {} if self.cache is None else translation_cache.lookup(self.cache, key, texts)
+        return {} if self.cache is None else self.cache.lookup(key, texts)
+
+    def package_keys(self) -> list[translation_cache.PackageKey]:
+        """The cache keys of the installed packages this engine uses."""
+        return [translation_cache.PackageKey(p.package_id, p.version) for p in self.packages.values()]
 
     def _model(self, package: InstalledPackage) -> PairModel:
         return load_pair_model(package.path, package.version, self.settings)
@@ -222,7 +226,7 @@ def _version_order(version: str) -> packaging.version.Version:
 
 
 def make_engine(
-    cache: duckdb.DuckDBPyConnection | None = None, settings: ArgosSettings | None = None
+    cache: duckdb.DuckDBPyConnection | translation_cache.SnapshotCache | None = None, settings: ArgosSettings | None = None
 ) -> TranslationEngine:
     """ArgosEngine if any `xx->en` package is installed, else an UntranslatedEngine."""
     installed = list_installed()

@@ -10,6 +10,11 @@ The pipeline owns the connection (one writer process); these functions only run
 statements on it and never open, commit or close anything, so they compose with a
 transaction the caller may have open. Bulk work is one statement per call: lists are
 passed as parameters and UNNESTed by DuckDB, rather than inserted row by row.
+
+Engines running where the warehouse cannot be written (Prefect task threads, Dask
+workers) use a `SnapshotCache`: the entries of the installed packages, read by the
+run's single writer before staging. Their new translations reach the warehouse with
+the segments, and `store_from_segments` files them into the cache after loading.
 """
 
 from __future__ import annotations
@@ -99,3 +104,62 @@ def _invalidate_other_versions(con: duckdb.DuckDBPyConnection, key: PackageKey) 
         f"DELETE FROM {TABLE} WHERE package_id = ? AND package_version <> ?",
         [key.package_id, key.version],
     )
+
+
+class WarehouseCache:
+    """The cache read and written directly on a warehouse connection."""
+
+    def __init__(self, con: duckdb.DuckDBPyConnection) -> None:
+        ensure_schema(con)
+        self.con = con
+
+    def lookup(self, key: PackageKey, texts: Sequence[str]) -> dict[str, str]:
+        return lookup(self.con, key, texts)
+
+    def store(self, key: PackageKey, pairs: Iterable[tuple[str, str]]) -> int:
+        return store(self.con, key, pairs)
+
+
+class SnapshotCache:
+    """Cached entries of some packages held in memory; new translations are kept for the run."""
+
+    def __init__(self, entries: dict[tuple[PackageKey, str], str] | None = None) -> None:
+        self.entries = entries or {}
+
+    def lookup(self, key: PackageKey, texts: Sequence[str]) -> dict[str, str]:
+        return {text: self.entries[(key, source_hash(text))] for text in texts
+                if (key, source_hash(text)) in self.entries}
+
+    def store(self, key: PackageKey, pairs: Iterable[tuple[str, str]]) -> int:
+        added = {(key, source_hash(source)): text_en for source, text_en in pairs}
+        self.entries.update(added)
+        return len(added)
+
+
+def snapshot(con: duckdb.DuckDBPyConnection, keys: Iterable[PackageKey]) -> SnapshotCache:
+    """The warehouse's entries for `keys` (the installed packages), as an in-memory cache."""
+    ensure_schema(con)
+    entries: dict[tuple[PackageKey, str], str] = {}
+    for key in keys:
+        rows = con.execute(f"SELECT source_sha256, text_en FROM {TABLE} WHERE package_id = ? AND package_version = ?",
+                           [key.package_id, key.version]).fetchall()
+        entries.update({(key, digest): text_en for digest, text_en in rows})
+    return SnapshotCache(entries)
+
+
+def store_from_segments(con: duckdb.DuckDBPyConnection, doc_ids: Sequence[str]) -> int:
+    """File the translations loaded with `doc_ids` into the cache (engine label 'argos:ID@VERSION')."""
+    if not doc_ids:
+        return 0
+    ensure_schema(con)
+    rows = con.execute(
+        """
+        SELECT DISTINCT split_part(translation_engine[7:], '@', 1), split_part(translation_engine, '@', 2), text, text_en
+        FROM segments
+        WHERE doc_id IN (SELECT unnest(?::VARCHAR[])) AND translation_status = 'translated'
+          AND translation_engine LIKE 'argos:%@%' AND text_en IS NOT NULL
+        """, [list(doc_ids)]).fetchall()
+    by_key: dict[PackageKey, list[tuple[str, str]]] = {}
+    for package_id, version, text, text_en in rows:
+        by_key.setdefault(PackageKey(package_id, version), []).append((text, text_en))
+    return sum(store(con, key, pairs) for key, pairs in by_key.items())

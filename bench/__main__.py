@@ -1,0 +1,279 @@
+"""The benchmark: `uv run python -m bench` (or `make bench`).
+
+Builds the scale corpus (bench/corpus.py), then, each measurement in its own process
+(bench/child.py):
+
+1. end-to-end runs of `run_pipeline` at each size up to --stage-size, with reports,
+   timed per stage (bench/instrument.py); the --stage-size run is the stage breakdown;
+2. each stage's core library call alone on the same input (baselines);
+3. incremental re-runs of the --stage-size corpus: unchanged, then 1 % of documents changed;
+4. the consistency views on the first k documents of the warehouse, for several k;
+5. larger sizes (10,000) in a lean pass: `run_pipeline` without reports, total time and
+   peak RSS only — skipped when the time projected from the --stage-size run does not
+   fit in --budget-minutes (say so in the results; --budget-minutes 0 means no limit).
+
+Results: bench/results/latest.json, bench/results/latest.md (also printed) and the
+README section between `<!-- bench:start -->` and `<!-- bench:end -->`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import os
+import platform
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from bench.corpus import build_corpus, corpus_mix, mutate_corpus, read_manifest
+from bench.report import evaluate, render_markdown, update_readme
+
+ROOT = Path(__file__).resolve().parents[1]
+RESULTS = ROOT / "bench" / "results"
+
+
+def log(message: str) -> None:
+    print(f"[bench {dt.datetime.now():%H:%M:%S}] {message}", file=sys.stderr, flush=True)
+
+
+CODE: Path | None = None  # the snapshot of src/ingest and warehouse/*.sql the children import
+
+
+def snapshot_code(work: Path) -> Path:
+    """Copy the pipeline's code and SQL so that edits made while the benchmark runs do not leak into it.
+
+    Children put `<snapshot>/src` first on PYTHONPATH; warehouse.SQL_DIR resolves to
+    `<snapshot>/warehouse` because it is relative to the module file.
+    """
+    code = work / "code"
+    if code.exists():
+        shutil.rmtree(code)
+    ignore = shutil.ignore_patterns("__pycache__", "*.pyc", "*.duckdb", "*.duckdb.wal", "*.stages", "*.staging")
+    shutil.copytree(ROOT / "src" / "ingest", code / "src" / "ingest", ignore=ignore)
+    (code / "warehouse").mkdir(parents=True)
+    shutil.copy2(ROOT / "warehouse" / "schema.sql", code / "warehouse" / "schema.sql")
+    shutil.copytree(ROOT / "warehouse" / "checks", code / "warehouse" / "checks", ignore=ignore)
+    return code
+
+
+def git_state() -> dict[str, Any]:
+    def git(*args: str) -> str:
+        try:
+            return subprocess.run(["git", *args], cwd=ROOT, capture_output=True, text=True, timeout=30).stdout.strip()
+        except (OSError, subprocess.SubprocessError):
+            return ""
+    dirty = [line[3:] for line in git("status", "--porcelain").splitlines()]
+    return {"commit": git("rev-parse", "--short", "HEAD"), "uncommitted_files": len(dirty)}
+
+
+def child(task: str, params: dict[str, Any], scratch: Path, timeout_s: float | None = None) -> dict[str, Any]:
+    """Run one measurement in a fresh interpreter; its JSON result (with the child's wall time)."""
+    name = f"{task}-{int(time.time() * 1000)}"
+    params_file, out_file = scratch / f"{name}.params.json", scratch / f"{name}.out.json"
+    params_file.write_text(json.dumps(params), "utf-8")
+    path = [str(CODE / "src") if CODE else None, str(ROOT), os.environ.get("PYTHONPATH")]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, path)),
+           "PREFECT_SERVER_ANALYTICS_ENABLED": "false", "DO_NOT_TRACK": "1", "TQDM_DISABLE": "1"}
+    start = time.perf_counter()
+    completed = subprocess.run([sys.executable, "-m", "bench.child", task, str(params_file), str(out_file)],
+                               cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               timeout=timeout_s)
+    elapsed = time.perf_counter() - start
+    if completed.returncode != 0:
+        raise RuntimeError(f"bench child {task} failed ({completed.returncode}):\n{completed.stderr[-4000:]}")
+    result = json.loads(out_file.read_text("utf-8"))
+    result["child_wall_s"] = elapsed
+    return result
+
+
+def machine() -> dict[str, Any]:
+    cpu = "unknown"
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    ram_gb = None
+    try:
+        for line in Path("/proc/meminfo").read_text().splitlines():
+            if line.startswith("MemTotal"):
+                ram_gb = round(int(line.split()[1]) / 2**20, 1)
+    except OSError:
+        pass
+    import duckdb
+    return {"nproc": os.cpu_count(), "cpu": cpu, "ram_gb": ram_gb, "python": platform.python_version(),
+            "platform": platform.platform(), "duckdb": duckdb.__version__}
+
+
+def fresh(path: Path) -> Path:
+    """Remove a warehouse and everything the pipeline keeps next to it (WAL, stage cache, staging)."""
+    for extra in (path, Path(f"{path}.wal"), path.with_name(path.stem + ".stages"),
+                  path.with_name(path.stem + ".staging")):
+        if extra.is_dir():
+            shutil.rmtree(extra)
+        elif extra.exists():
+            extra.unlink()
+    return path
+
+
+def copy_warehouse(src: Path, dst: Path) -> Path:
+    fresh(dst)
+    shutil.copy2(src, dst)
+    for suffix_dir in (".stages",):
+        side = src.with_name(src.stem + suffix_dir)
+        if side.is_dir():
+            shutil.copytree(side, dst.with_name(dst.stem + suffix_dir))
+    return dst
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--sizes", default="100,1000,10000", help="corpus sizes, comma-separated")
+    parser.add_argument("--stage-size", type=int, default=1000,
+                        help="size of the stage breakdown, baselines and incremental runs")
+    parser.add_argument("--quick", action="store_true", help="sizes 100 only, stage size 100 (about 2 minutes)")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--workdir", type=Path, default=Path(os.environ.get("TMPDIR", "/tmp")) / "ingest-bench",
+                        help="corpora and scratch warehouses (default: $TMPDIR/ingest-bench)")
+    parser.add_argument("--budget-minutes", type=float, default=25.0,
+                        help="skip sizes above --stage-size whose projected time would exceed this total (0: no limit)")
+    parser.add_argument("--check-cap", type=float, default=60.0, help="seconds after which a check query is stopped")
+    parser.add_argument("--no-readme", action="store_true", help="do not update the README section")
+    parser.add_argument("--out", type=Path, default=RESULTS / "latest.json")
+    parser.add_argument("--render", type=Path, metavar="RESULTS_JSON",
+                        help="measure nothing: re-render the Markdown, goals and README section from a results file")
+    args = parser.parse_args(argv)
+    if args.render:
+        return render_only(args.render, args.out, readme=not args.no_readme)
+    if args.quick:
+        args.sizes, args.stage_size = "100", 100
+    sizes = sorted({int(s) for s in args.sizes.split(",") if s.strip()})
+    stage_size = args.stage_size if args.stage_size in sizes else max(s for s in sizes if s <= args.stage_size) \
+        if any(s <= args.stage_size for s in sizes) else sizes[0]
+    began = time.perf_counter()
+    work = args.workdir
+    scratch = work / "scratch"
+    if scratch.exists():
+        shutil.rmtree(scratch)
+    scratch.mkdir(parents=True)
+    global CODE
+    CODE = snapshot_code(work)
+    results: dict[str, Any] = {
+        "started_at": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
+        "command": "uv run python -m bench " + " ".join(argv if argv is not None else sys.argv[1:]),
+        "machine": machine(), "git": git_state(), "sizes": sizes, "stage_size": stage_size, "seed": args.seed,
+        "engine": "default engine (no translation package installed: UntranslatedEngine, the untranslated path)",
+    }
+
+    # 1. corpora
+    corpora: dict[int, Path] = {}
+    for n in sizes:
+        log(f"building corpus of {n}")
+        corpora[n] = work / f"corpus-{n}"
+        start = time.perf_counter()
+        build_corpus(n, corpora[n], seed=args.seed)
+        files = read_manifest(corpora[n])
+        results.setdefault("corpus", {})[str(n)] = {
+            "build_s": round(time.perf_counter() - start, 2), "mix": corpus_mix(files),
+            "cleaned_chars_median": sorted(f.chars for f in files)[len(files) // 2],
+            "cleaned_chars_total": sum(f.chars for f in files),
+            "bytes_total": sum((corpora[n] / f.path).stat().st_size for f in files),
+            "sources": json.loads((corpora[n] / "manifest.json").read_text("utf-8"))["sources"],
+        }
+
+    # 2. end-to-end runs with reports, up to the stage size
+    runs: dict[str, Any] = {}
+    for n in [s for s in sizes if s <= stage_size]:
+        log(f"run_pipeline on {n} documents (with reports)")
+        runs[str(n)] = child("run", {"corpus": str(corpora[n]), "warehouse": str(fresh(work / f"w-{n}.duckdb")),
+                                     "reports": str(work / f"reports-{n}")}, scratch)
+        log(f"  {runs[str(n)]['summary']} in {runs[str(n)]['wall_s']:.1f} s")
+    results["runs"] = runs
+    stage_wh = work / f"w-{stage_size}.duckdb"
+
+    # 3. baselines on the stage-size corpus
+    log(f"library baselines on {stage_size} documents")
+    results["baselines"] = child("baselines", {"corpus": str(corpora[stage_size]), "warehouse": str(stage_wh),
+                                               "scratch": str(scratch),
+                                               "sample_every": 4 if stage_size >= 400 else 1}, scratch)
+
+    # 4. incremental re-runs on copies of the corpus and warehouse
+    log("incremental re-runs: unchanged, then 1% changed")
+    inc_corpus = work / f"corpus-{stage_size}-incremental"
+    if inc_corpus.exists():
+        shutil.rmtree(inc_corpus)
+    shutil.copytree(corpora[stage_size], inc_corpus)
+    inc_wh = copy_warehouse(stage_wh, work / f"w-{stage_size}-incremental.duckdb")
+    incremental: dict[str, Any] = {}
+    incremental["unchanged"] = child("run", {"corpus": str(inc_corpus), "warehouse": str(inc_wh),
+                                             "reports": str(work / "reports-incremental")}, scratch)
+    changed = mutate_corpus(inc_corpus, 0.01, seed=args.seed + 1)
+    incremental["changed_files"] = len(changed)
+    incremental["changed_1pct"] = child("run", {"corpus": str(inc_corpus), "warehouse": str(inc_wh),
+                                                "reports": str(work / "reports-incremental")}, scratch)
+    results["incremental"] = incremental
+
+    # 5. the checks as claims grow, on prefixes of the stage-size warehouse
+    counts = sorted({max(1, stage_size // d) for d in (8, 4, 2, 1)})
+    log(f"consistency checks on the first {counts} documents")
+    results["checks"] = child("checks", {"warehouse": str(stage_wh), "doc_counts": counts, "cap_s": args.check_cap,
+                                         "scratch": str(scratch)}, scratch)
+
+    # 6. larger sizes: lean pass (no reports), within the budget
+    first = runs[str(stage_size)]
+    per_doc = (first["wall_s"] - first["stages_s"].get("check", 0.0)) / max(1, first["n_files"])
+    for n in [s for s in sizes if s > stage_size]:
+        spent = (time.perf_counter() - began) / 60
+        projected = per_doc * n * 1.1 / 60 + 0.5
+        if args.budget_minutes and spent + projected > args.budget_minutes:
+            runs[str(n)] = {"skipped": (f"projected {projected:.0f} min at {per_doc:.3f} s/document (from the "
+                                        f"{stage_size}-document run) after {spent:.0f} min spent exceeds the "
+                                        f"{args.budget_minutes:.0f}-minute budget; run with --budget-minutes 0")}
+            log(f"skipping {n}: {runs[str(n)]['skipped']}")
+            continue
+        log(f"lean run_pipeline on {n} documents (no reports; projected {projected:.0f} min)")
+        runs[str(n)] = child("run", {"corpus": str(corpora[n]), "warehouse": str(fresh(work / f"w-{n}.duckdb")),
+                                     "reports": None}, scratch)
+        runs[str(n)]["lean"] = True
+        log(f"  {runs[str(n)]['summary']} in {runs[str(n)]['wall_s']:.1f} s")
+        bigger = [c for c in (2 * stage_size, 4 * stage_size, n) if c <= n]
+        log(f"consistency checks on the first {bigger} documents of {n} (capped at {args.check_cap:.0f} s)")
+        more = child("checks", {"warehouse": str(work / f"w-{n}.duckdb"), "doc_counts": bigger,
+                                "cap_s": args.check_cap, "scratch": str(scratch)}, scratch)
+        results["checks"]["points"] += more["points"]
+
+    results["total_bench_s"] = time.perf_counter() - began
+    results["goals"] = evaluate(results)
+    markdown = render_markdown(results)
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps(results, indent=1, default=str), "utf-8")
+    args.out.with_suffix(".md").write_text(markdown, "utf-8")
+    print(markdown)
+    if not args.no_readme:
+        update_readme(ROOT / "README.md", results, markdown)
+    log(f"done in {results['total_bench_s'] / 60:.1f} min; results in {args.out}")
+    return 0
+
+
+def render_only(source: Path, out: Path, readme: bool) -> int:
+    results = json.loads(source.read_text("utf-8"))
+    results["goals"] = evaluate(results)
+    markdown = render_markdown(results)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(results, indent=1, default=str), "utf-8")
+    out.with_suffix(".md").write_text(markdown, "utf-8")
+    print(markdown)
+    if readme:
+        update_readme(ROOT / "README.md", results, markdown)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

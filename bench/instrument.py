@@ -1,0 +1,146 @@
+"""Per-stage timing of one real `run_pipeline` call, by wrapping the functions it calls.
+
+Nothing in the pipeline is changed or re-implemented: the module-level functions that
+`ingest.pipeline` calls (decode, clean, detect_language, segment, ...) and the `Run`
+steps are replaced, for the duration of the run, by wrappers that add their wall time
+to a stage. Times are *exclusive*: a wrapped call made inside another wrapped call is
+subtracted from the outer one, so the stages partition the run and
+`total - sum(stages)` is the time spent outside every wrapped function ("other").
+Generator functions are timed on each `next()`.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import time
+from collections import defaultdict
+from contextlib import contextmanager
+from typing import Any, Callable, Iterator
+
+# (stage, module, attribute): what is wrapped. Classes are patched on the class object,
+# so `Run.extract` etc. are timed however the run is driven.
+TARGETS: tuple[tuple[str, str, str], ...] = (
+    ("discover", "ingest.pipeline", "discover"),
+    ("discover", "ingest.pipeline", "Run.pending"),
+    ("read", "ingest.pipeline", "_read_bytes"),
+    ("read", "ingest.pipeline", "decode"),
+    ("clean", "ingest.pipeline", "clean"),
+    ("metadata", "ingest.pipeline", "extract_metadata"),
+    ("detect", "ingest.pipeline", "detect_language"),
+    ("segment", "ingest.pipeline", "segment"),
+    ("prepare:other", "ingest.pipeline", "prepare_document"),
+    ("translate", "ingest.pipeline", "translate_documents"),
+    ("translate", "ingest.pipeline", "Run.translate"),
+    ("extract:spacy", "ingest.pipeline", "extract_document"),
+    ("extract:spacy", "ingest.pipeline", "Run.extract"),
+    ("extract:rules", "ingest.nlp", "find_entities"),
+    ("extract:rules", "ingest.pipeline", "find_entities"),
+    ("extract:anchors", "ingest.pipeline", "segment_anchors"),
+    ("extract:claims", "ingest.pipeline", "build_claims"),
+    ("extract:claims", "ingest.pipeline", "document_release"),
+    ("extract:rows", "ingest.warehouse", "rows_of"),
+    ("load", "ingest.pipeline", "Run.load"),
+    ("load", "ingest.pipeline", "Run.load_staged"),
+    ("load", "ingest.stages", "load_staged"),
+    ("cache", "ingest.stages", "StageCache.get"),
+    ("cache", "ingest.stages", "StageCache.put"),
+    ("cache", "ingest.stages", "write_staged"),
+    ("batching", "ingest.stages", "process_batch"),
+    ("check", "ingest.pipeline", "Run.finish"),
+)
+# The issue's stages, and which measured parts make each one.
+STAGES = {
+    "discover": ("discover",),
+    "read": ("read",),
+    "clean": ("clean", "metadata"),
+    "detect": ("detect",),
+    "segment": ("segment", "prepare:other"),
+    "translate": ("translate",),
+    "extract": ("extract:spacy", "extract:rules", "extract:anchors", "extract:claims", "extract:rows"),
+    "load": ("load",),
+    "cache": ("cache", "batching"),
+    "check": ("check",),
+}
+
+
+class StageClock:
+    def __init__(self) -> None:
+        self.seconds: dict[str, float] = defaultdict(float)
+        self.cpu_seconds: dict[str, float] = defaultdict(float)
+        self.calls: dict[str, int] = defaultdict(int)
+        self._stack: list[list[float]] = []  # per active call: [cpu at start, child seconds, child cpu]
+
+    def _enter(self) -> None:
+        self._stack.append([time.process_time(), 0.0, 0.0])
+
+    def _exit(self, stage: str, elapsed: float) -> None:
+        cpu_start, children, children_cpu = self._stack.pop()
+        cpu = time.process_time() - cpu_start
+        self.seconds[stage] += elapsed - children
+        self.cpu_seconds[stage] += cpu - children_cpu
+        self.calls[stage] += 1
+        if self._stack:
+            self._stack[-1][1] += elapsed
+            self._stack[-1][2] += cpu
+
+    def wrap(self, stage: str, fn: Callable) -> Callable:
+        if inspect.isgeneratorfunction(fn):
+            @functools.wraps(fn)
+            def timed_gen(*args: Any, **kwargs: Any) -> Iterator:
+                iterator = fn(*args, **kwargs)
+                while True:
+                    self._enter()
+                    start = time.perf_counter()
+                    try:
+                        item = next(iterator)
+                    except StopIteration:
+                        self._exit(stage, time.perf_counter() - start)
+                        return
+                    except BaseException:
+                        self._exit(stage, time.perf_counter() - start)
+                        raise
+                    self._exit(stage, time.perf_counter() - start)
+                    yield item
+            return timed_gen
+
+        @functools.wraps(fn)
+        def timed(*args: Any, **kwargs: Any) -> Any:
+            self._enter()
+            start = time.perf_counter()
+            try:
+                return fn(*args, **kwargs)
+            finally:
+                self._exit(stage, time.perf_counter() - start)
+        return timed
+
+    def stages(self, cpu: bool = False) -> dict[str, float]:
+        """The issue's stages (sums of their measured parts), in pipeline order; wall or CPU seconds."""
+        source = self.cpu_seconds if cpu else self.seconds
+        return {name: sum(source.get(p, 0.0) for p in parts) for name, parts in STAGES.items()}
+
+
+@contextmanager
+def instrumented(clock: StageClock) -> Iterator[list[str]]:
+    """Wrap every target that exists; yields the list of targets that were not found."""
+    import importlib
+
+    restore: list[tuple[Any, str, Any]] = []
+    missing: list[str] = []
+    for stage, module_name, attribute in TARGETS:
+        owner: Any = importlib.import_module(module_name)
+        *path, name = attribute.split(".")
+        try:
+            for part in path:
+                owner = getattr(owner, part)
+            original = owner.__dict__[name] if isinstance(owner, type) else getattr(owner, name)
+        except (AttributeError, KeyError):
+            missing.append(f"{module_name}.{attribute}")
+            continue
+        restore.append((owner, name, original))
+        setattr(owner, name, clock.wrap(stage, original))
+    try:
+        yield missing
+    finally:
+        for owner, name, original in reversed(restore):
+            setattr(owner, name, original)

@@ -1,0 +1,273 @@
+"""The `ingest` Prefect flow: tasks over batches of `ingest.stages`, one DuckDB writer, reports as artifacts.
+
+What a run looks like in the Prefect UI:
+
+    ingest                     the flow: resolves the parameters, owns the run id and the engine
+    ├── plan                   discover the inputs, skip the documents the warehouse holds unchanged
+    ├── stages <batch>         prepare -> translate -> extract for `batch_size` documents, each stage
+    │                          from the stage cache when its inputs are unchanged; rows to Parquet
+    │                          (with Dask: inside an `ingest-stages` subflow running on Dask)
+    ├── load                   the only process that writes DuckDB: one transaction per batch
+    └── check-and-report       the `runs` row, reports/, and the report + conflicts artifacts
+
+An unchanged re-run is `plan` and `check-and-report` only.
+
+Tasks take and return plain data (sources, a `StageContext`, `StagedBatch` manifests), so the
+stage batches run the same on a Dask worker as in this process. The logic is in `ingest.stages`
+and `ingest.pipeline`; this module only schedules it. It lives in the package (not in flows/)
+so Dask workers can import the tasks by name; `flows/ingest.py` is the deployment's entrypoint.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import json
+import logging
+import shutil
+from collections import deque
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Iterator
+
+from prefect import flow, get_run_logger, task
+from prefect.artifacts import create_markdown_artifact, create_table_artifact
+from prefect.cache_policies import NO_CACHE
+from prefect.futures import as_completed
+from prefect.states import Completed, State
+from prefect.task_runners import ThreadPoolTaskRunner
+from prefect.tasks import exponential_backoff
+
+from . import report, stages, warehouse
+from .deploy import project_root
+from .discover import SourceFile, discover
+from .pipeline import Run, unchanged
+
+
+def _transient(task: Any, task_run: Any, state: State) -> bool:
+    """retry_condition_fn: retry only faults that may go away (a locked warehouse, I/O, a lost worker)."""
+    try:
+        error = state.result(raise_on_failure=False)
+    except Exception:  # noqa: BLE001 - the result cannot be read: do not retry blindly
+        return False
+    return stages.is_transient(error if isinstance(error, BaseException) else None)
+
+
+_RETRIES = dict(retry_condition_fn=_transient, retry_jitter_factor=0.5)
+
+
+@dataclass
+class Plan:
+    n_files: int
+    skipped: list[str]
+    todo: list[SourceFile]
+
+
+@task(name="plan", cache_policy=NO_CACHE, persist_result=False, retries=3,
+      retry_delay_seconds=exponential_backoff(2), **_RETRIES)
+def plan_task(paths: list[str], warehouse_path: str, fingerprint: str) -> Plan:
+    """Discover the inputs and leave out those the warehouse holds with the same bytes and fingerprint."""
+    sources = discover(paths)
+    con = warehouse.connect(warehouse_path)
+    try:
+        skip = unchanged(sources, warehouse.stored_fingerprints(con), fingerprint)
+    finally:
+        con.close()
+    return Plan(len(sources), sorted(skip), [s for s in sources if s.doc_id not in skip])
+
+
+# No tags on these tasks: a tagged task run asks the server for concurrency slots first, which on the
+# SQLite server stalled ~2 s every few tasks (503, retried) in the 1,000-document benchmark.
+@task(name="stages", task_run_name="stages {label}", cache_policy=NO_CACHE, persist_result=False,
+      retries=2, retry_delay_seconds=exponential_backoff(1), **_RETRIES)
+def stages_task(label: str, sources: list[SourceFile], context: stages.StageContext) -> stages.StagedBatch:
+    """prepare, translate and extract one batch; its rows go to Parquet staging files."""
+    batch = stages.process_batch(sources, context, isolate=False, label=label)
+    failed = [doc_id for doc_id, (status, _, _) in batch.statuses.items() if status == "failed"]
+    if failed:
+        get_run_logger().warning("%d of %d documents failed: %s", len(failed), len(sources), ", ".join(failed))
+    return batch
+
+
+def _run_batches(todo: list[SourceFile], context: stages.StageContext, batch_size: int,
+                 max_concurrency: int) -> list[stages.StagedBatch]:
+    """Submit the batches, at most `max_concurrency` unfinished at a time.
+
+    A batch whose task fails for good is split: each of its documents gets a task of its own,
+    so a document that breaks a stage fails its own task and the others are ingested.
+    """
+    logger = get_run_logger()
+    queue = deque(stages.batches(todo, batch_size))
+    inflight: dict[Any, tuple[str, list[SourceFile]]] = {}
+    staged: list[stages.StagedBatch] = []
+    while queue or inflight:
+        while queue and len(inflight) < max(1, max_concurrency):
+            label, sources = queue.popleft()
+            inflight[stages_task.submit(label, sources, context)] = (label, sources)
+        future = next(as_completed(list(inflight)))
+        label, sources = inflight.pop(future)
+        result = future.result(raise_on_failure=False)
+        if future.state.is_completed():
+            staged.append(result)
+        elif len(sources) > 1:
+            logger.warning("batch %s failed (%r); retrying its %d documents one per task", label, result, len(sources))
+            queue.extend((f"{label}.{i:03d}", [source]) for i, source in enumerate(sources, 1))
+        else:
+            reason = stages.crash_reason(result) if isinstance(result, BaseException) else str(future.state.message)
+            logger.error("document %s failed: %s", sources[0].doc_id, reason)
+            staged.append(stages.failed_batch(label, sources, reason, context))
+    return staged
+
+
+def write_plan(todo: list[SourceFile], path: Path) -> str:
+    """The documents to process, as a file: a subflow's parameters are stored by the server, a plan is not."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps([dataclasses.asdict(s) for s in todo], ensure_ascii=False), "utf-8")
+    return str(path)
+
+
+@flow(name="ingest-stages", persist_result=False, validate_parameters=False)
+def ingest_stages(plan_file: str, context: stages.StageContext, batch_size: int = stages.DEFAULT_BATCH_SIZE,
+                  max_concurrency: int = 4) -> list[stages.StagedBatch]:
+    """The per-document stages of a plan, in batches on this subflow's task runner (Dask)."""
+    todo = [SourceFile(**s) for s in json.loads(Path(plan_file).read_text("utf-8"))]
+    return _run_batches(todo, context, batch_size, max_concurrency)
+
+
+@task(name="load", cache_policy=NO_CACHE, persist_result=False, retries=3,
+      retry_delay_seconds=exponential_backoff(2), **_RETRIES)
+def load_task(warehouse_path: str, staged: list[stages.StagedBatch]) -> dict[str, tuple[str, str | None, str | None]]:
+    """The single DuckDB writer: load every staged batch, one transaction each (a retry skips loaded ones)."""
+    con = warehouse.connect(warehouse_path)
+    try:
+        return stages.load_staged(con, staged).statuses
+    finally:
+        con.close()
+
+
+# Artifacts live in the server's database and are shown whole in the UI: beyond these sizes the
+# artifact holds the beginning and says where the complete report is.
+ARTIFACT_MAX_CHARS = 1_000_000
+ARTIFACT_MAX_ROWS = 2_000
+
+
+@task(name="check-and-report", cache_policy=NO_CACHE, persist_result=False, retries=3,
+      retry_delay_seconds=exponential_backoff(2), **_RETRIES)
+def report_task(warehouse_path: str, reports_dir: str | None, summary: Any, run_row: dict[str, Any],
+                cache_dir: str | None = None) -> list[str]:
+    """Record the run, write reports/ and attach the report and the conflicts table to the flow run."""
+    con = warehouse.connect(warehouse_path)
+    try:
+        warehouse.record_run(con, run_row)
+        data = stages.report_data(con, summary, cache_dir)
+    finally:
+        con.close()
+    if reports_dir:
+        paths, markdown = stages.write_report_files(data, reports_dir)
+        summary.report_paths = [str(p) for p in paths]
+    else:
+        markdown = report.render_markdown(data)
+    where = summary.report_paths[0] if summary.report_paths else "the `ingest report` output"
+    if len(markdown) > ARTIFACT_MAX_CHARS:
+        cut = markdown.rfind("\n## ", 0, ARTIFACT_MAX_CHARS)
+        markdown = (markdown[:cut if cut > 0 else ARTIFACT_MAX_CHARS] +
+                    f"\n\n*The report is {len(markdown):,} characters; the rest is in {where}.*\n")
+    table = report.conflict_table(data)
+    if len(table) > ARTIFACT_MAX_ROWS:
+        table = table[:ARTIFACT_MAX_ROWS] + [{"kind": f"... {len(table) - ARTIFACT_MAX_ROWS:,} more rows in {where}"}]
+    create_markdown_artifact(key="consistency-report", markdown=markdown,
+                             description="Cross-source consistency report")
+    create_table_artifact(key="conflicts", table=table, description="Contradictions and notes between sources")
+    return summary.report_paths
+
+
+def task_runner(dask: bool = False, dask_address: str | None = None, dask_workers: int = 2):
+    """One local thread (stages are CPU-bound Python and the tokenizers are not thread-safe), or Dask."""
+    if dask_address:
+        from prefect_dask import DaskTaskRunner
+
+        return DaskTaskRunner(address=dask_address)
+    if dask:
+        from prefect_dask import DaskTaskRunner
+
+        logging.getLogger("distributed").setLevel(logging.WARNING)  # its INFO lines drown the run's log
+        return DaskTaskRunner(cluster_kwargs={
+            "n_workers": max(1, dask_workers), "threads_per_worker": 1, "processes": True,
+            "host": "127.0.0.1", "dashboard_address": None})
+    return ThreadPoolTaskRunner(max_workers=1)
+
+
+@contextlib.contextmanager
+def _api_reachable_from_workers(dask: bool) -> Iterator[None]:
+    """Dask workers are other processes: give them the API address, even of a temporary server."""
+    from prefect.settings import PREFECT_API_URL, temporary_settings
+
+    if not dask or PREFECT_API_URL.value():
+        yield
+        return
+    from prefect.server.api.server import SubprocessASGIServer
+
+    server = SubprocessASGIServer()  # the temporary server this process already talks to
+    server.start()
+    with temporary_settings(updates={PREFECT_API_URL: server.api_url}):
+        yield
+
+
+def _resolve(path: str | Path) -> Path:
+    """Relative parameters are relative to the project root, whatever the working directory."""
+    path = Path(path).expanduser()
+    return path if path.is_absolute() else project_root() / path
+
+
+@flow(name="ingest", persist_result=False, task_runner=ThreadPoolTaskRunner(max_workers=1))
+def ingest(paths: list[str] | None = None, warehouse_path: str = "warehouse/ingest.duckdb",
+           reports_dir: str | None = "reports", batch_size: int = stages.DEFAULT_BATCH_SIZE,
+           max_concurrency: int = 4, dask: bool = False, dask_address: str | None = None,
+           dask_workers: int = 2, stage_cache: bool = True) -> State:
+    """Ingest source articles (default: the project's seeds/) into DuckDB and write the consistency report.
+
+    Relative paths are taken from the project root. `dask` runs the per-document stages on a
+    local Dask cluster of `dask_workers` processes (127.0.0.1), `dask_address` on an existing
+    cluster (tcp://HOST:PORT; its workers must see the same paths). The final state's message
+    says how many documents were loaded, skipped and failed.
+    """
+    logger = get_run_logger()
+    inputs = [str(_resolve(p)) for p in (paths or ["seeds"])]
+    warehouse_file = _resolve(warehouse_path)
+    reports = _resolve(reports_dir) if reports_dir else None
+    run = Run(inputs, warehouse_file, reports, stage_cache=stage_cache)
+    staging = stages.default_staging_dir(warehouse_file) / run.summary.run_id
+    context = run.context(staging)
+    use_dask = bool(dask or dask_address)
+    plan = plan_task(inputs, str(warehouse_file), context.fingerprint)
+    run.summary.n_files, run.summary.skipped = plan.n_files, plan.skipped
+    staged: list[stages.StagedBatch] = []
+    statuses: dict[str, tuple[str, str | None, str | None]] = {}
+    try:
+        if plan.todo and use_dask:  # a subflow, because a flow's task runner is fixed when it starts
+            with _api_reachable_from_workers(True):
+                staged = ingest_stages.with_options(task_runner=task_runner(dask, dask_address, dask_workers))(
+                    write_plan(plan.todo, staging / "plan.json"), context, batch_size, max_concurrency)
+        elif plan.todo:  # this flow's own task runner: one thread
+            staged = _run_batches(plan.todo, context, batch_size, max_concurrency)
+        if staged:
+            statuses = load_task(str(warehouse_file), staged)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+        with contextlib.suppress(OSError):
+            staging.parent.rmdir()  # only if no other run is staging there
+    run.account(staged, statuses)
+    report_task(str(warehouse_file), str(reports) if reports else None, run.summary, run.row(),
+                str(run.cache_dir) if run.cache_dir else None)
+    summary = run.summary
+    logger.info(summary.line())
+    logger.info(summary.stages_line())
+    workers = sorted({batch.worker for batch in staged if batch.worker})
+    if workers:
+        logger.info("stage batches ran on: %s", ", ".join(workers))
+    result = {"run_id": summary.run_id, "files": summary.n_files, "loaded": len(summary.loaded),
+              "skipped": len(summary.skipped), "failed": len(summary.failed),
+              "duplicates": len(summary.duplicates), "missing_pairs": summary.missing_pairs,
+              "reports": summary.report_paths, "errors": summary.failed, "work": summary.work,
+              "cached": summary.cached, "warehouse": str(warehouse_file), "workers": workers}
+    return Completed(message=summary.line(), data=result)

@@ -1,0 +1,189 @@
+"""Faults during a run: the warehouse held by another process, the run killed in the middle
+of loading, and the command line's errors. Nothing is half-written, nothing duplicated."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from hostile_fixtures import (
+    SEED_ZH,
+    assert_no_partial_documents,
+    make_corpus,
+    run_and_kill_mid_load,
+    snapshot,
+)
+from seed_fixtures import ROOT
+from ingest import warehouse
+from ingest.cli import app
+
+
+@pytest.fixture
+def fast_backoff(monkeypatch) -> list[float]:
+    """Shrink the lock backoff 50-fold and record each wait the retry loop asks for."""
+    waits: list[float] = []
+    real_sleep = time.sleep
+    monkeypatch.setattr(warehouse, "_LOCK_BACKOFF_S", 0.01)
+
+    def sleep(seconds: float) -> None:
+        waits.append(seconds)
+        real_sleep(seconds)
+
+    monkeypatch.setattr(warehouse.time, "sleep", sleep)
+    return waits
+
+
+# ---- the warehouse held by another process ----------------------------------------------
+
+@pytest.mark.parametrize("holder_kind", ["python", "duckdb-cli"])
+def test_locked_warehouse_retries_with_backoff_then_names_the_holder(case, lock_holder, fast_backoff, holder_kind):
+    case.run()
+    before = snapshot(case.db)
+    case.add("new.txt", SEED_ZH.read_bytes())
+    holder = lock_holder(case.db, holder_kind)
+
+    with pytest.raises(warehouse.WarehouseLockedError) as raised:
+        case.run()
+
+    message = str(raised.value)
+    assert f"locked by process {holder.pid}" in message and "close it or wait" in message
+    backoff = [w for w in fast_backoff if w < 1]
+    assert backoff == [0.01 * 2 ** i for i in range(warehouse._LOCK_RETRIES)]  # exponential, then give up
+    holder.stop()
+    assert snapshot(case.db) == before  # nothing half-written
+    assert case.query("SELECT count(*) FROM runs") == [(1,)]
+    case.run()  # and once the holder is gone the same run goes through
+    assert case.document("new.txt")["status"] == "ok"
+
+
+def test_lock_taken_between_discovery_and_loading_leaves_nothing_half_written(case, lock_holder, fast_backoff,
+                                                                                 monkeypatch):
+    from ingest import pipeline
+
+    case.run()
+    before = snapshot(case.db)
+    case.add("new.txt", SEED_ZH.read_bytes())
+    real_pending = pipeline.Run.pending
+    holders = []
+
+    def pending_then_lock(self, sources):
+        todo = real_pending(self, sources)  # reads the warehouse, then lets go of it
+        holders.append(lock_holder(case.db))
+        return todo
+
+    monkeypatch.setattr(pipeline.Run, "pending", pending_then_lock)
+    with pytest.raises(warehouse.WarehouseLockedError, match=r"locked by process \d+"):
+        case.run()
+    holders[0].stop()
+    assert snapshot(case.db) == before
+
+
+def test_lock_retries_wait_about_half_a_minute_by_default():
+    waits = [warehouse._LOCK_BACKOFF_S * 2 ** i for i in range(warehouse._LOCK_RETRIES)]
+    assert 15 <= sum(waits) <= 120 and waits == sorted(waits)
+
+
+# ---- the command line -------------------------------------------------------------------
+
+def test_ingest_run_names_the_lock_holder_and_exits_3(case, lock_holder, fast_backoff, tmp_path):
+    case.run()
+    holder = lock_holder(case.db)
+    result = CliRunner().invoke(app, ["run", "--no-prefect", str(case.inputs), "--warehouse", str(case.db),
+                                      "--reports", str(tmp_path / "r")])
+    assert result.exit_code == 3, result.output
+    assert "error:" in result.output and f"locked by process {holder.pid}" in " ".join(result.output.split())
+
+
+def test_ingest_run_with_a_missing_input_says_so(tmp_path):
+    result = CliRunner().invoke(app, ["run", "--no-prefect", str(tmp_path / "nowhere"),
+                                      "--warehouse", str(tmp_path / "w.duckdb")])
+    assert result.exit_code == 2 and "input path(s) not found" in result.output
+    assert not (tmp_path / "w.duckdb").exists()
+
+
+def test_a_warehouse_that_is_not_duckdb_is_a_clear_error(case):
+    case.db.write_text("not a database")
+    with pytest.raises(warehouse.WarehouseError, match="not a valid DuckDB database file.*choose another --warehouse"):
+        case.run()
+    assert case.db.read_text() == "not a database"
+
+
+def test_a_warehouse_folder_that_cannot_be_created_is_a_clear_error(case, tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    case.db = blocker / "w.duckdb"
+    with pytest.raises(warehouse.WarehouseError, match="cannot create the warehouse folder"):
+        case.run()
+
+
+# ---- killed in the middle of loading ----------------------------------------------------
+
+_CLEAN_RUN = ("import sys; from pathlib import Path; from ingest.pipeline import run_pipeline; "
+              "from ingest.translate.engine import UntranslatedEngine; "
+              "run_pipeline([Path(sys.argv[1])], sys.argv[2], None, engine=UntranslatedEngine())")
+
+
+def start_run(inputs: Path, db: Path) -> subprocess.Popen:
+    """A whole run in a fresh process, like the killed one (same code digests, same engine)."""
+    return subprocess.Popen([sys.executable, "-c", _CLEAN_RUN, str(inputs), str(db)], cwd=ROOT,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+
+
+def finish(run: subprocess.Popen, timeout: float = 3000) -> None:
+    _, errors = run.communicate(timeout=timeout)
+    assert run.returncode == 0, errors[-3000:]
+
+
+def runs(db: Path) -> list[tuple]:
+    con = warehouse.connect(db, read_only=True)
+    try:
+        return con.execute("SELECT n_files, n_loaded, n_skipped, n_failed, n_duplicate FROM runs").fetchall()
+    finally:
+        con.close()
+
+
+@pytest.mark.timeout(600)
+def test_sigkill_mid_load_leaves_no_partial_document_and_the_rerun_completes(tmp_path):
+    inputs = make_corpus(24, tmp_path / "corpus")
+    killed, clean = tmp_path / "killed.duckdb", tmp_path / "clean.duckdb"
+
+    last = run_and_kill_mid_load(inputs, killed, pause_at=3, batch=4)
+    assert last == "PAUSED-IN-TRANSACTION"  # killed inside the third load transaction
+
+    assert_no_partial_documents(killed)
+    assert snapshot(killed)["documents"][0] == 8  # the two committed batches, nothing of the third
+    assert runs(killed) == []  # the killed run never got to record itself
+
+    finish(start_run(inputs, killed))
+    (n_files, n_loaded, n_skipped, n_failed, n_duplicate), = runs(killed)
+    assert (n_files, n_skipped, n_loaded + n_failed + n_duplicate) == (24, 8, 16)
+    finish(start_run(inputs, clean))
+    assert_no_partial_documents(killed)
+    assert snapshot(killed) == snapshot(clean)
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(3600)
+def test_soak_1000_documents_killed_then_rerun_equal_one_clean_run(tmp_path):
+    """The benchmark corpus ingested, SIGKILLed while loading, ingested again: exactly one clean run's rows."""
+    inputs = make_corpus(1000, tmp_path / "corpus")
+    killed, clean = tmp_path / "killed.duckdb", tmp_path / "clean.duckdb"
+    reference = start_run(inputs, clean)  # alongside, on the other core
+    try:
+        last = run_and_kill_mid_load(inputs, killed, pause_at=4, batch=100, timeout=3000)
+        assert last == "PAUSED-IN-TRANSACTION"
+        assert_no_partial_documents(killed)
+        assert snapshot(killed)["documents"][0] == 300
+        finish(start_run(inputs, killed))
+        assert [r[2] for r in runs(killed)] == [300]  # the re-run skipped what was committed
+    finally:
+        finish(reference)
+    assert_no_partial_documents(killed)
+    after, expected = snapshot(killed), snapshot(clean)
+    assert after == expected
+    assert expected["documents"][0] == 1000 and expected["segments"][0] > 50_000

@@ -1,0 +1,392 @@
+"""Hostile and unusual input files: each ends as a `documents` row with a clear status and
+reason, and the rest of the run (a good Japanese article beside it) completes.
+
+Every test runs the whole pipeline (`run_pipeline`) on a folder holding the case and the good
+article; `case` and its helpers are in hostile_fixtures.py.
+"""
+
+from __future__ import annotations
+
+import builtins
+import io
+import os
+import time
+import zipfile
+
+import pytest
+
+from hostile_fixtures import GOOD, SEED_ZH
+from seed_fixtures import SEEDS
+from ingest import pipeline
+from ingest.clean import clean
+from ingest.translate.argos import ArgosEngine
+from ingest.translate.engine import UntranslatedEngine
+
+SEED_JA_2 = SEEDS / "002_4e95fd8798c6d130.txt"
+TRADITIONAL_ZH = """PyTorch 2.5 正式發佈
+
+PyTorch 2.5 版本已經發佈，這個版本為 H100 GPU 帶來了新的 cuDNN 後端。根據官方的說明，縮放點積注意力的速度最高提升了 75%。此外，區域編譯功能可以減少重複編譯的時間。開發者們可以透過新的 API 使用這些功能。
+
+主要更新
+
+- FlexAttention 處於原型階段。
+- Intel GPU 的支援仍在預覽中。
+"""
+KOREAN = """파이토치 2.5 출시
+
+파이토치 2.5가 출시되었습니다. 새로운 cuDNN 백엔드는 H100 GPU에서 최대 75% 빠릅니다. 개발자들은 새로운 기능을 바로 사용할 수 있습니다.
+"""
+ENGLISH = """PyTorch 2.5 Release
+
+PyTorch 2.5 was released today with a new cuDNN backend for scaled dot product attention. It speeds up attention by up to 75% on H100 GPUs. Regional compilation reduces the cold start time of torch.compile.
+"""
+MIXED = """多言語の記事
+
+これは日本語の文です。新しい機能が追加されました。
+这是中文的句子，用于测试语言识别。
+이것은 한국어 문장입니다. 언어 감지를 시험합니다.
+This is an English sentence about the same release of PyTorch.
+"""
+
+
+def failed_with(case, doc_id: str, *words: str) -> dict:
+    row = case.document(doc_id)
+    assert row["status"] == "failed", row
+    assert row["error"] and all(w.lower() in row["error"].lower() for w in words), row["error"]
+    assert case.segments(doc_id) == []
+    assert doc_id in case.summary.failed
+    return row
+
+
+# ---- empty, blank, binary ---------------------------------------------------------------
+
+def test_empty_file(case):
+    case.add("empty.txt", b"")
+    case.run()
+    failed_with(case, "empty.txt", "empty file", "nothing to ingest")
+    case.assert_rest_completed()
+
+
+def test_whitespace_only_file(case):
+    case.add("blank.md", " \n\t\r\n\u3000\u3000\n".encode())
+    case.run()
+    failed_with(case, "blank.md", "whitespace-only")
+    case.assert_rest_completed()
+
+
+def _zip_bytes() -> bytes:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        archive.writestr("article.txt", "PyTorch 2.5 がリリースされた。")
+    return buffer.getvalue()
+
+
+@pytest.mark.parametrize("name, data, kind", [
+    ("image.txt", b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + bytes(range(256)), "PNG image"),
+    ("paper.md", b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n1 0 obj\n<< /Type /Catalog >>\nendobj\n" + bytes(200), "PDF document"),
+    ("archive.txt", _zip_bytes(), "zip archive"),
+    ("blob.html", bytes(range(256)) * 8, "NUL bytes"),
+])
+def test_binary_files_are_refused(case, name, data, kind):
+    case.add(name, data)
+    case.run()
+    failed_with(case, name, "binary file", kind)
+    case.assert_rest_completed()
+
+
+# ---- encodings --------------------------------------------------------------------------
+
+def test_invalid_utf8_is_kept_with_a_warning(case):
+    """Decision: UTF-8 with a few bad bytes is decoded with U+FFFD, stored `ok`, warning in `error`."""
+    raw = SEED_JA_2.read_bytes()
+    cut = raw.index("。".encode()) + 3
+    case.add("damaged.txt", raw[:cut] + b"\xff\xfe\x80" + raw[cut:-1])  # bad bytes and a truncated last char
+    case.run()
+    row = case.document("damaged.txt")
+    assert row["status"] == "ok" and row["encoding"] == "utf-8" and row["lang"] == "ja"
+    assert row["error"].startswith("warning:") and "invalid UTF-8" in row["error"] and "Re-save" in row["error"]
+    assert "\ufffd" in row["text"] and len(case.segments("damaged.txt")) > 10
+    assert "damaged.txt" in case.summary.loaded
+    case.assert_rest_completed()
+
+
+def test_bytes_that_are_no_encoding_at_all_fail(case):
+    case.add("noise.txt", bytes(range(0x80, 0x100)) * 40)
+    case.run()
+    row = case.document("noise.txt")
+    # Either refused outright, or charset-normalizer found a single-byte codec; never a crash.
+    assert row["status"] in ("failed", "ok")
+    if row["status"] == "failed":
+        assert "encoding" in row["error"] or "binary" in row["error"]
+    case.assert_rest_completed()
+
+
+@pytest.mark.parametrize("encoding, source, lang, variant, stored_as", [
+    ("shift_jis", SEED_JA_2, "ja", None, ("cp932", "shift_jis", "shift_jis_2004", "shift_jisx0213")),
+    ("euc_jp", SEED_JA_2, "ja", None, ("euc_jp", "euc_jis_2004", "euc_jisx0213")),
+    ("gb18030", SEED_ZH, "zh", "zh-Hans", ("gb18030",)),
+    ("big5", None, "zh", "zh-Hant", ("big5", "big5hkscs", "cp950")),
+    ("utf-16", SEED_ZH, "zh", "zh-Hans", ("utf-16",)),          # with a BOM
+    ("utf-16-le", SEED_ZH, "zh", "zh-Hans", ("utf-16-le",)),    # no BOM
+    ("utf-16-be", SEED_JA_2, "ja", None, ("utf-16-be",)),       # no BOM
+])
+def test_legacy_and_utf16_encodings_succeed(case, encoding, source, lang, variant, stored_as):
+    text = source.read_text("utf-8") if source else TRADITIONAL_ZH
+    name = f"{encoding}.txt"
+    case.add(name, text.encode(encoding))  # strict: the article is fully representable
+    case.run()
+    row = case.document(name)
+    assert row["status"] == "ok" and row["error"] is None, row["error"]
+    assert row["encoding"] in stored_as
+    assert (row["lang"], row["lang_variant"]) == (lang, variant)
+    assert row["text"] == clean(text, "text").text  # the exact characters, not mojibake
+    assert len(case.segments(name)) >= 5
+    case.assert_rest_completed()
+
+
+# ---- size -------------------------------------------------------------------------------
+
+def test_50_mb_file_is_refused_quickly(case):
+    line = ("大きすぎるファイルの一行です。PyTorch 2.5 の説明が続きます。" * 4 + "\n").encode()
+    with open(case.inputs / "huge.txt", "wb") as handle:
+        for _ in range(50_000_000 // (len(line) * 1000) + 1):
+            handle.write(line * 1000)
+    assert (case.inputs / "huge.txt").stat().st_size >= 50_000_000
+    started = time.monotonic()
+    case.run()
+    elapsed = time.monotonic() - started
+    failed_with(case, "huge.txt", "MiB", "limit", "split it")
+    case.assert_rest_completed()
+    assert elapsed < 60, f"a 50 MB file took {elapsed:.0f} s"
+
+
+def test_article_text_over_the_character_limit_is_refused(case, monkeypatch):
+    monkeypatch.setattr(pipeline, "_MAX_TEXT_CHARS", 10_000)
+    case.add("long.txt", SEED_JA_2.read_text("utf-8") * 10)
+    case.run()
+    failed_with(case, "long.txt", "characters after cleaning", "limit")
+    case.assert_rest_completed()
+
+
+# ---- markup -----------------------------------------------------------------------------
+
+def test_html_with_scripts_frames_and_10000_deep_nesting(case):
+    depth = 10_000
+    page = ("<!DOCTYPE html><html><head><title>t</title><style>body{color:red}</style>"
+            "<script>document.write('SCRIPT-TEXT')</script></head><body>"
+            "<iframe src='https://example.com/frame'>FRAME-TEXT</iframe>"
+            "<noscript>NOSCRIPT-TEXT</noscript>"
+            + "<div><span>" * depth
+            + "<p>深いネストの中にある本文です。PyTorch 2.5 がリリースされた。</p>"
+            + "</span></div>" * depth
+            + "<script>alert('SCRIPT-TEXT-2')</script></body></html>")
+    case.add("deep.html", page)
+    started = time.monotonic()
+    case.run()
+    assert time.monotonic() - started < 60
+    row = case.document("deep.html")
+    assert row["status"] == "ok" and row["lang"] == "ja", row["error"]
+    assert "深いネストの中にある本文です。" in row["text"]
+    for hidden in ("SCRIPT-TEXT", "FRAME-TEXT", "NOSCRIPT-TEXT", "color:red", "alert"):
+        assert hidden not in row["text"]
+    case.assert_rest_completed()
+
+
+def test_unclosed_deep_html_without_a_body(case):
+    case.add("unclosed.html", "<b><i>" * 20_000 + "閉じられていないタグの中の文章です。")
+    case.run()
+    row = case.document("unclosed.html")
+    assert row["status"] == "ok" and row["text"] == "閉じられていないタグの中の文章です。"
+    case.assert_rest_completed()
+
+
+@pytest.mark.parametrize("filler", ["<a ", "<!-- ", "</b ", '<p title="'])
+def test_html_with_10000_unclosed_tags_parses_in_linear_time(case, filler):
+    """Python 3.11's html.parser rescans to the end for every open tag: minutes, without the defusing."""
+    case.add("unclosed.html", "<p>閉じられていないタグの前の文章です。</p>" + filler * 10_000)
+    started = time.monotonic()
+    case.run()
+    assert time.monotonic() - started < 30
+    row = case.document("unclosed.html")
+    assert row["status"] == "ok" and "閉じられていないタグの前の文章です。" in row["text"]
+    case.assert_rest_completed()
+
+
+def test_markdown_with_a_5000_row_table(case):
+    rows = "".join(f"| 項目{i} | {i % 97}% の改善 | バージョン 2.{i % 10} |\n" for i in range(5000))
+    case.add("table.md", "# 大きな表のテスト\n\n説明の段落です。\n\n| 名前 | 値 | 備考 |\n|---|---|---|\n" + rows)
+    started = time.monotonic()
+    case.run()
+    assert time.monotonic() - started < 60
+    row = case.document("table.md")
+    assert row["status"] == "ok", row["error"]
+    kinds = [s["kind"] for s in case.segments("table.md")]
+    assert kinds.count("table_row") == 5001  # header + 5,000 rows, each a segment
+    case.assert_rest_completed()
+
+
+def test_zero_width_and_bidi_controls_are_removed(case):
+    hidden = "\u200b\u200c\u200d\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u2060\ufeff\u061c"
+    text = (f"ゼロ幅{hidden}テスト\n\nPy\u200bTorch 2.\u200d5 が\u202eリリース\u202cされ、"
+            f"H100 で最大 75\u2066%\u2069 高速化された。\U000e0041\U000e0042タグ文字も消える。\n")
+    case.add("invisible.txt", text)
+    case.run()
+    row = case.document("invisible.txt")
+    assert row["status"] == "ok"
+    stored = row["text"] + "".join(s["text"] for s in case.segments("invisible.txt"))
+    assert not any(char in stored for char in hidden + "\U000e0041\U000e0042")
+    assert "PyTorch 2.5 がリリースされ、H100 で最大 75% 高速化された。" in row["text"]
+    labels = {label for label, in case.query("SELECT label FROM entities WHERE doc_id = 'invisible.txt'")}
+    assert {"VERSION", "PERCENT"} <= labels  # the disguised "PyTorch 2.5" and "75%" are found
+    case.assert_rest_completed()
+
+
+# ---- languages --------------------------------------------------------------------------
+
+def test_document_mixing_ja_zh_ko_and_en(case):
+    case.add("mixed.txt", MIXED)
+    case.run()
+    row = case.document("mixed.txt")
+    assert row["status"] == "ok" and row["error"] is None
+    assert row["lang"] in ("ja", "zh", "ko")  # the script with the most characters decides
+    langs = [s["lang"] for s in case.segments("mixed.txt")]
+    assert {"ja", "zh", "ko", "en"} <= set(langs), langs
+    case.assert_rest_completed()
+
+
+def test_english_only_document(case):
+    case.add("english.txt", ENGLISH)
+    case.run()
+    row = case.document("english.txt")
+    assert (row["status"], row["lang"], row["error"]) == ("ok", "en", None)
+    segments = case.segments("english.txt")
+    assert segments and all(s["translation_status"] == "not_needed" and s["text_en"] == s["text"] for s in segments)
+    assert "en->en" not in case.summary.missing_pairs
+    case.assert_rest_completed()
+
+
+@pytest.mark.parametrize("engine", [UntranslatedEngine(), ArgosEngine(packages=[])], ids=["no-engine", "argos"])
+def test_korean_document_has_no_translation_pair_and_says_so(case, engine):
+    case.add("korean.txt", KOREAN)
+    case.run(engine=engine)
+    row = case.document("korean.txt")
+    assert (row["status"], row["lang"]) == ("ok", "ko")
+    segments = case.segments("korean.txt")
+    assert segments and all(s["translation_status"] == "untranslated" and s["text_en"] is None for s in segments)
+    assert all("ko->en" in s["translation_reason"] and "ingest models install" in s["translation_reason"]
+               for s in segments)
+    assert "ko->en" in case.summary.missing_pairs
+    assert "ko->en" in case.query("SELECT missing_pairs FROM runs")[0][0]
+    assert "no package for ko-&gt;en" in (case.reports / "consistency.html").read_text("utf-8")
+    case.assert_rest_completed()
+
+
+# ---- files that move ----------------------------------------------------------------------
+
+def test_same_content_under_two_names(case):
+    case.add("a/original.txt", SEED_ZH.read_bytes())
+    case.add("b/copy.txt", SEED_ZH.read_bytes())
+    case.run()
+    original, copy = case.document("a/original.txt"), case.document("b/copy.txt")
+    assert original["status"] == "ok"
+    assert (copy["status"], copy["duplicate_of"]) == ("duplicate", "a/original.txt")
+    assert "same content as a/original.txt" in copy["error"]
+    assert case.segments("b/copy.txt") == []
+    assert case.summary.duplicates == {"b/copy.txt": "a/original.txt"}
+    case.assert_rest_completed()
+
+
+def _after_discovery(monkeypatch, action) -> None:
+    """Run `action` once discovery has listed the files, before any is read."""
+    real_discover = pipeline.discover
+
+    def discover_then_act(paths):
+        found = real_discover(paths)
+        action()
+        return found
+
+    monkeypatch.setattr(pipeline, "discover", discover_then_act)
+
+
+def test_file_deleted_between_discovery_and_reading(case, monkeypatch):
+    path = case.add("vanishing.txt", SEED_ZH.read_bytes())
+    _after_discovery(monkeypatch, path.unlink)
+    case.run()
+    failed_with(case, "vanishing.txt", "cannot read file", "exists")
+    case.assert_rest_completed()
+
+
+def test_file_loses_read_permission_between_discovery_and_reading(case, monkeypatch):
+    path = case.add("locked.txt", SEED_ZH.read_bytes())
+    if os.geteuid() != 0:
+        _after_discovery(monkeypatch, lambda: path.chmod(0))
+    else:
+        # root reads through chmod 000; make the read itself fail as it would for a user.
+        real_open = builtins.open
+
+        def open_denied(file, *args, **kwargs):
+            if str(file) == str(path):
+                raise PermissionError(13, "Permission denied", str(file))
+            return real_open(file, *args, **kwargs)
+
+        _after_discovery(monkeypatch, lambda: monkeypatch.setattr(builtins, "open", open_denied))
+    try:
+        case.run()
+    finally:
+        path.chmod(0o644)
+    failed_with(case, "locked.txt", "cannot read file", "Permission denied", "readable")
+    case.assert_rest_completed()
+
+
+def test_file_rewritten_between_discovery_and_reading(case, monkeypatch):
+    path = case.add("moving.txt", SEED_ZH.read_bytes())
+    _after_discovery(monkeypatch, lambda: path.write_bytes(SEED_ZH.read_bytes()[:2000]))
+    case.run()
+    failed_with(case, "moving.txt", "changed between discovery and reading", "re-run")
+    case.assert_rest_completed()
+
+
+def test_symlink_loops(case):
+    os.symlink("self.txt", case.inputs / "self.txt")              # a link to itself
+    os.symlink("ping.md", case.inputs / "pong.md")                # two links pointing at each other
+    os.symlink("pong.md", case.inputs / "ping.md")
+    (case.inputs / "sub").mkdir()
+    os.symlink("..", case.inputs / "sub" / "up")                   # a folder link back up the tree
+    case.run()
+    for name in ("self.txt", "ping.md", "pong.md"):
+        failed_with(case, name, "cannot read file at discovery", "symbolic links")
+    doc_ids = {doc_id for doc_id, in case.query("SELECT doc_id FROM documents")}
+    assert doc_ids == {GOOD, "self.txt", "ping.md", "pong.md"}  # nothing found twice through sub/up
+    case.assert_rest_completed()
+
+
+def test_fifo_named_like_an_article_does_not_block(case):
+    os.mkfifo(case.inputs / "pipe.txt")
+    case.run()
+    failed_with(case, "pipe.txt", "not a regular file")
+    case.assert_rest_completed()
+
+
+def test_file_name_that_is_not_utf8(case):
+    name = os.fsdecode(b"caf\xe9.txt")
+    try:
+        (case.inputs / name).write_bytes(SEED_ZH.read_bytes())
+    except (OSError, UnicodeEncodeError):
+        pytest.skip("this file system refuses non-UTF-8 names")
+    case.run()
+    failed_with(case, "caf\\xe9.txt", "not valid UTF-8", "rename")
+    case.assert_rest_completed()
+
+
+def test_markdown_front_matter_with_an_impossible_date_and_nesting(case):
+    case.add("front.md", "---\ntitle: 正しいタイトル\ndate: 2024-13-45\n---\n\n# 見出し\n\n本文の文章です。\n")
+    case.add("nested.md", "---\ntitle: [[[[[[[[[[" + "[" * 3000 + "\n---\n\n本文があります。\n")
+    case.add("aliases.md", "---\na: &a [x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a]\n"
+                           "c: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b]\nd: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c]\n"
+                           "title: *d\nauthor: *d\n---\n\n別名爆弾の本文です。\n")
+    case.run()
+    for name in ("front.md", "nested.md", "aliases.md"):
+        row = case.document(name)
+        assert row["status"] == "ok", (name, row["error"])
+    assert case.document("aliases.md")["title"] != str([[["x"] * 9] * 9] * 9)
+    case.assert_rest_completed()

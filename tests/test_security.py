@@ -1,0 +1,195 @@
+"""Document content must not do harm: the report escapes it and loads nothing, `ingest sql`
+cannot change the warehouse (or any other file), and no shell ever sees a document string."""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+import re
+import shutil
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from hostile_fixtures import SEED_JA, snapshot
+from seed_fixtures import ROOT
+from ingest.cli import app
+
+HOSTILE_NAME = "<svg onload=alert(1)>.txt"
+SCRIPT = "<script>alert(2)</script>"
+ATTRIBUTE = '"><img src=x onerror=alert(1)>'
+HOSTILE_ARTICLE = f"""<script>alert("title")</script> PyTorch 2.5
+
+PyTorch 2.5では、{SCRIPT}{ATTRIBUTE}プロトタイプ機能として、FlexAttention APIが導入された。
+
+PyTorch 2.5 は H100 で cuDNN SDPA を最大 75% 高速化した<iframe src="http://evil.example/"></iframe>'><a href="javascript:alert(3)">x</a>![t](https://evil.example/t.png)。
+"""
+# What the page is built from; anything else came from a document.
+ALLOWED_TAGS = {"html", "head", "meta", "title", "style", "body", "h1", "h2", "h3", "p", "div", "b", "i", "em",
+                "strong", "ul", "ol", "li", "table", "thead", "tbody", "tr", "th", "td", "code", "span", "br"}
+LOADING_ATTRIBUTES = {"src", "href", "srcset", "action", "formaction", "data", "poster", "background", "xlink:href"}
+
+
+class _Page(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.tags: list[tuple[str, list[tuple[str, str | None]]]] = []
+        self.text: list[str] = []
+        self.style: list[str] = []
+        self._in_style = False
+
+    def handle_starttag(self, tag, attrs):
+        self.tags.append((tag, attrs))
+        self._in_style = tag == "style"
+
+    def handle_endtag(self, tag):
+        self._in_style = False
+
+    def handle_data(self, data):
+        (self.style if self._in_style else self.text).append(data)
+
+
+@pytest.fixture
+def hostile_reports(case):
+    shutil.copy(SEED_JA, case.inputs / SEED_JA.name)
+    case.add(HOSTILE_NAME, HOSTILE_ARTICLE)
+    case.run()
+    # The payloads reached the report: a title, a file name and a contradiction's evidence.
+    evidence = case.query("SELECT evidence_b FROM conflicts WHERE doc_b = ?", [HOSTILE_NAME])
+    assert evidence and SCRIPT in evidence[0][0] and ATTRIBUTE in evidence[0][0]
+    return case.reports
+
+
+def test_html_report_escapes_every_piece_of_document_text(hostile_reports):
+    page = (hostile_reports / "consistency.html").read_text("utf-8")
+    parsed = _Page()
+    parsed.feed(page)
+
+    assert {tag for tag, _ in parsed.tags} <= ALLOWED_TAGS
+    for raw in (SCRIPT, ATTRIBUTE, HOSTILE_NAME, '<script>alert("title")</script>', "<iframe", "<a href"):
+        assert raw not in page
+    assert "&lt;script&gt;alert(2)&lt;/script&gt;&quot;&gt;&lt;img src=x onerror=alert(1)&gt;" in page
+    assert "&lt;svg onload=alert(1)&gt;.txt" in page
+    text = "".join(parsed.text)  # as a browser shows it: the payloads are visible text
+    assert SCRIPT + ATTRIBUTE in text and HOSTILE_NAME in text
+
+
+def test_html_report_loads_nothing_from_the_network(hostile_reports):
+    page = (hostile_reports / "consistency.html").read_text("utf-8")
+    parsed = _Page()
+    parsed.feed(page)
+
+    for tag, attrs in parsed.tags:
+        for name, value in attrs:
+            assert not name.startswith("on"), (tag, name)
+            assert name not in LOADING_ATTRIBUTES, (tag, name, value)
+            assert "http" not in (value or "").lower() or name == "content" and tag == "meta", (tag, name, value)
+    assert not any(tag in ("script", "link", "img", "iframe", "object", "embed", "base") for tag, _ in parsed.tags)
+    css = "".join(parsed.style).lower()
+    assert "url(" not in css and "@import" not in css
+    csp = [dict(attrs) for tag, attrs in parsed.tags if tag == "meta" and dict(attrs).get("http-equiv")]
+    assert csp and "default-src 'none'" in csp[0]["content"]
+
+
+def test_markdown_report_renders_document_text_as_text(hostile_reports):
+    """The Markdown report becomes a Prefect artifact, rendered as HTML: no tags, links or images."""
+    markdown = (hostile_reports / "consistency.md").read_text("utf-8")
+    assert re.search(r"<[A-Za-z/!?]", markdown) is None
+    assert re.search(r"\]\(", markdown) is None  # no [text](url) link, no ![image](url)
+    assert "&lt;script&gt;alert(2)&lt;/script&gt;" in markdown
+
+
+# ---- ingest sql -------------------------------------------------------------------------
+
+def _sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+@pytest.fixture
+def small_warehouse(case) -> Path:
+    case.run()
+    return case.db
+
+
+@pytest.mark.parametrize("statement", [
+    "INSERT INTO documents (doc_id, path, status) VALUES ('evil', 'evil', 'ok')",
+    "DROP TABLE segments",
+    "DELETE FROM documents",
+    "UPDATE documents SET status = 'failed'",
+    "CREATE TABLE owned AS SELECT 1",
+    "DROP VIEW conflicts",
+    "ALTER TABLE documents ADD COLUMN owned INTEGER",
+])
+def test_ingest_sql_cannot_change_the_warehouse(small_warehouse, statement):
+    before, digest = snapshot(small_warehouse), _sha256(small_warehouse)
+    result = CliRunner().invoke(app, ["sql", statement, "--warehouse", str(small_warehouse)])
+    assert result.exit_code != 0
+    assert "SQL error" in result.output and "read-only" in result.output
+    assert snapshot(small_warehouse) == before and _sha256(small_warehouse) == digest
+
+
+@pytest.mark.parametrize("statement, target", [
+    ("COPY documents TO '{dir}/stolen.csv'", "stolen.csv"),
+    ("ATTACH '{dir}/other.duckdb' AS other", "other.duckdb"),
+])
+def test_ingest_sql_cannot_write_other_files(small_warehouse, tmp_path, statement, target):
+    result = CliRunner().invoke(app, ["sql", statement.format(dir=tmp_path), "--warehouse", str(small_warehouse)])
+    assert result.exit_code != 0 and "SQL error" in result.output
+    assert not (tmp_path / target).exists()
+
+
+def test_ingest_sql_cannot_read_other_files(small_warehouse):
+    result = CliRunner().invoke(app, ["sql", f"SELECT * FROM read_text('{ROOT / 'pyproject.toml'}')",
+                                      "--warehouse", str(small_warehouse)])
+    assert result.exit_code != 0 and "[project]" not in result.output
+
+
+def test_ingest_sql_and_report_still_read(small_warehouse, tmp_path):
+    digest = _sha256(small_warehouse)
+    result = CliRunner().invoke(app, ["sql", "SELECT count(*) AS n FROM documents", "--warehouse", str(small_warehouse)])
+    assert result.exit_code == 0 and "1 row(s)" in result.output
+    result = CliRunner().invoke(app, ["report", "--warehouse", str(small_warehouse), "--reports", str(tmp_path / "r")])
+    assert result.exit_code == 0 and (tmp_path / "r" / "consistency.html").exists()
+    assert _sha256(small_warehouse) == digest
+
+
+# ---- no shell ---------------------------------------------------------------------------
+
+SHELL_CALLS = {("os", "system"), ("os", "popen"), ("os", "execl"), ("os", "execlp"), ("os", "spawnl"),
+               ("subprocess", "getoutput"), ("subprocess", "getstatusoutput"), ("pty", "spawn"),
+               ("asyncio", "create_subprocess_shell")}
+
+
+def _shell_uses(path: Path) -> list[str]:
+    found = []
+    for node in ast.walk(ast.parse(path.read_text("utf-8"), str(path))):
+        if not isinstance(node, ast.Call):
+            continue
+        func = node.func
+        if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) \
+                and (func.value.id, func.attr) in SHELL_CALLS:
+            found.append(f"{path}:{node.lineno} {func.value.id}.{func.attr}")
+        if isinstance(func, ast.Name) and func.id in ("eval", "exec", "system", "popen"):
+            found.append(f"{path}:{node.lineno} {func.id}()")
+        for keyword in node.keywords:
+            if keyword.arg == "shell" and not (isinstance(keyword.value, ast.Constant) and keyword.value.value is False):
+                found.append(f"{path}:{node.lineno} shell={ast.unparse(keyword.value)}")
+    return found
+
+
+def test_no_shell_is_ever_invoked():
+    files = [p for folder in ("src", "flows", "bench") for p in (ROOT / folder).rglob("*.py")]
+    assert len(files) > 10
+    assert [use for path in files for use in _shell_uses(path)] == []
+    # and the text-level check, for anything the AST walk might not see (strings passed to exec ...)
+    pattern = re.compile(r"shell\s*=\s*True|os\.system\(|os\.popen\(|commands\.getoutput")
+    assert [str(p) for p in files if pattern.search(p.read_text("utf-8"))] == []
+
+
+def test_the_shell_check_catches_shell_calls(tmp_path):
+    sample = tmp_path / "sample.py"
+    sample.write_text("import os, subprocess\nos.system('ls ' + name)\nsubprocess.run(cmd, shell=True)\n"
+                      "subprocess.run(['ls'], shell=False)\n")
+    assert len(_shell_uses(sample)) == 2

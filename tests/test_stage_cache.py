@@ -1,0 +1,265 @@
+"""Stage results keyed by content: what a run computes, counted (not timed), with and without Prefect.
+
+Counting wrappers replace `pipeline.prepare_document`, `pipeline.translate_documents` and
+`pipeline.extract_document`, which `ingest.stages` calls; the flow's tasks run in this process
+(one local thread), so the same wrappers count the flow's work.
+"""
+
+from __future__ import annotations
+
+import shutil
+from collections import Counter
+
+import pytest
+
+from ingest import pipeline, stages, warehouse
+from ingest.pipeline import run_pipeline
+from ingest.translate.engine import UntranslatedEngine
+from prefect_fixtures import api_post
+from seed_fixtures import SEEDS
+
+BROKEN = "001_dff0537ae45131ec.txt"  # the Chinese seed
+
+
+@pytest.fixture
+def calls(monkeypatch) -> Counter:
+    """Documents handed to each stage function since the fixture was made."""
+    counted: Counter = Counter()
+    prepare, translate, extract = pipeline.prepare_document, pipeline.translate_documents, pipeline.extract_document
+
+    def counting_prepare(source):
+        counted["prepare"] += 1
+        return prepare(source)
+
+    def counting_translate(documents, engine):
+        counted["translate"] += len(documents)
+        return translate(documents, engine)
+
+    def counting_extract(document, *args, **kwargs):
+        counted["extract"] += 1
+        return extract(document, *args, **kwargs)
+
+    monkeypatch.setattr(pipeline, "prepare_document", counting_prepare)
+    monkeypatch.setattr(pipeline, "translate_documents", counting_translate)
+    monkeypatch.setattr(pipeline, "extract_document", counting_extract)
+    return counted
+
+
+def _direct(inputs, db):
+    return run_pipeline([inputs], db, db.parent / "reports", engine=UntranslatedEngine())
+
+
+def _take(counter: Counter) -> dict[str, int]:
+    taken = {stage: counter.get(stage, 0) for stage in stages.STAGES}
+    counter.clear()
+    return taken
+
+
+def _counts(db) -> dict[str, int]:
+    con = warehouse.connect(db, read_only=True)
+    try:
+        counts = warehouse.table_counts(con)
+    finally:
+        con.close()
+    counts.pop("runs")
+    return counts
+
+
+ALL = {"prepare": 4, "translate": 4, "extract": 4}
+NONE = {"prepare": 0, "translate": 0, "extract": 0}
+
+
+def test_second_run_of_unchanged_input_does_no_stage_work(calls, seeds_copy, tmp_path):
+    db = tmp_path / "w.duckdb"
+    first = _direct(seeds_copy, db)
+    assert _take(calls) == ALL and first.work == ALL and len(first.loaded) == 4
+    counts = _counts(db)
+    second = _direct(seeds_copy, db)
+    assert _take(calls) == NONE and len(second.skipped) == 4 and not second.loaded
+    assert not second.work and not second.cached
+    assert _counts(db) == counts
+
+
+def test_a_changed_stage_version_recomputes_that_stage_onward_only(calls, seeds_copy, tmp_path, monkeypatch):
+    db = tmp_path / "w.duckdb"
+    _direct(seeds_copy, db)
+    _take(calls)
+    counts = _counts(db)
+
+    monkeypatch.setitem(stages.STAGE_VERSIONS, "extract", "test-2")
+    summary = _direct(seeds_copy, db)
+    assert _take(calls) == {"prepare": 0, "translate": 0, "extract": 4}
+    assert summary.cached == {"prepare": 4, "translate": 4} and len(summary.loaded) == 4
+
+    monkeypatch.setitem(stages.STAGE_VERSIONS, "translate", "test-2")
+    _direct(seeds_copy, db)
+    assert _take(calls) == {"prepare": 0, "translate": 4, "extract": 4}
+
+    monkeypatch.setitem(stages.STAGE_VERSIONS, "prepare", "test-2")
+    _direct(seeds_copy, db)
+    assert _take(calls) == ALL
+    assert _counts(db) == counts  # replaced, never duplicated
+
+
+def test_a_new_translation_model_recomputes_translation_and_extraction(calls, seeds_copy, tmp_path):
+    db = tmp_path / "w.duckdb"
+    _direct(seeds_copy, db)
+    _take(calls)
+    other = UntranslatedEngine()
+    other.fingerprint = "another-model@2"
+    run_pipeline([seeds_copy], db, None, engine=other)
+    assert _take(calls) == {"prepare": 0, "translate": 4, "extract": 4}
+
+
+def test_an_edited_document_is_the_only_one_recomputed(calls, seeds_copy, tmp_path):
+    db = tmp_path / "w.duckdb"
+    _direct(seeds_copy, db)
+    _take(calls)
+    edited = seeds_copy / BROKEN
+    edited.write_text(edited.read_text("utf-8") + "\n\n新增一段：性能提升 10%。\n", "utf-8")
+    summary = _direct(seeds_copy, db)
+    assert _take(calls) == {"prepare": 1, "translate": 1, "extract": 1}
+    assert summary.loaded == [BROKEN] and len(summary.skipped) == 3
+
+
+def test_without_the_stage_cache_every_changed_version_recomputes_everything(calls, seeds_copy, tmp_path,
+                                                                              monkeypatch):
+    db = tmp_path / "w.duckdb"
+    run_pipeline([seeds_copy], db, None, engine=UntranslatedEngine(), stage_cache=False)
+    monkeypatch.setitem(stages.STAGE_VERSIONS, "extract", "test-3")
+    run_pipeline([seeds_copy], db, None, engine=UntranslatedEngine(), stage_cache=False)
+    assert _take(calls) == {"prepare": 8, "translate": 8, "extract": 8}
+    assert not (tmp_path / "w.stages").exists()
+
+
+def test_a_document_that_breaks_a_stage_fails_alone_and_is_retried_next_run(calls, seeds_copy, tmp_path,
+                                                                            monkeypatch):
+    db = tmp_path / "w.duckdb"
+    extract = pipeline.extract_document
+
+    def breaks_on_one(document, *args, **kwargs):
+        if document.source.doc_id == BROKEN:
+            raise RuntimeError("simulated extraction bug")
+        return extract(document, *args, **kwargs)
+
+    monkeypatch.setattr(pipeline, "extract_document", breaks_on_one)
+    summary = _direct(seeds_copy, db)
+    assert list(summary.failed) == [BROKEN] and len(summary.loaded) == 3
+    assert "simulated extraction bug" in summary.failed[BROKEN]
+    con = warehouse.connect(db, read_only=True)
+    status, version = con.execute("SELECT status, pipeline_version FROM documents WHERE doc_id = ?",
+                                  [BROKEN]).fetchone()
+    con.close()
+    assert status == "failed" and version.endswith(stages.RETRY_MARK)
+
+    monkeypatch.setattr(pipeline, "extract_document", extract)
+    calls.clear()
+    again = _direct(seeds_copy, db)
+    assert again.loaded == [BROKEN] and len(again.skipped) == 3
+    assert _take(calls) == {"prepare": 0, "translate": 0, "extract": 1}  # its prepare/translate were cached
+
+
+def test_transient_faults_are_the_retried_ones():
+    assert stages.is_transient(warehouse.WarehouseLockedError("locked by process 12"))
+    assert stages.is_transient(TimeoutError()) and stages.is_transient(ConnectionResetError())
+    assert not stages.is_transient(FileNotFoundError("gone"))
+    assert not stages.is_transient(ValueError("a bug"))
+    assert not stages.is_transient(None)
+
+
+def test_keys_follow_content_not_location(tmp_path):
+    from ingest.discover import discover
+
+    engine = UntranslatedEngine()
+    context = stages.make_context("run", engine)
+    first = {s.doc_id: stages.stage_keys(s, context) for s in discover([SEEDS])}
+    moved = tmp_path / "elsewhere" / "seeds"
+    shutil.copytree(SEEDS, moved)
+    again = {s.doc_id: stages.stage_keys(s, context) for s in discover([moved])}
+    assert first == again
+    assert stages.make_context("another-run", engine).stage_ids == context.stage_ids
+
+
+# ---- the same through the Prefect flow ----------------------------------------------------
+
+def _flow(inputs, db, **options):
+    from ingest.flow import ingest
+
+    return ingest(paths=[str(inputs)], warehouse_path=str(db), reports_dir=str(db.parent / "reports"), **options)
+
+
+@pytest.mark.integration
+def test_flow_second_run_of_unchanged_input_does_no_stage_work(prefect_api, calls, seeds_copy, tmp_path):
+    db = tmp_path / "w.duckdb"
+    first = _flow(seeds_copy, db)
+    assert _take(calls) == ALL and first["loaded"] == 4 and first["work"] == ALL
+    second = _flow(seeds_copy, db)
+    assert _take(calls) == NONE and second["skipped"] == 4 and second["loaded"] == 0 and not second["work"]
+
+
+@pytest.mark.integration
+def test_flow_isolates_a_broken_document_in_its_own_failed_task(prefect_api, calls, seeds_copy, tmp_path,
+                                                                monkeypatch):
+    import prefect
+
+    extract = pipeline.extract_document
+
+    def breaks_on_one(document, *args, **kwargs):
+        if document.source.doc_id == BROKEN:
+            raise RuntimeError("simulated extraction bug")
+        return extract(document, *args, **kwargs)
+
+    monkeypatch.setattr(pipeline, "extract_document", breaks_on_one)
+    db = tmp_path / "w.duckdb"
+    tag = f"test-isolation-{tmp_path.name}"
+    with prefect.tags(tag):
+        state = _flow(seeds_copy, db, batch_size=4, return_state=True)
+    assert state.is_completed()
+    assert state.message == "4 files: 3 loaded, 0 unchanged (skipped), 1 failed, 0 duplicate"
+    result = state.result()
+    assert result["failed"] == 1 and BROKEN in result["errors"] and result["loaded"] == 3
+
+    runs = api_post(prefect_api, "/task_runs/filter", {"task_runs": {"tags": {"all_": [tag]}}})
+    failed = sorted(r["name"] for r in runs if r["state_type"] == "FAILED")
+    completed = [r["name"] for r in runs if r["state_type"] == "COMPLETED" and r["name"].startswith("stages")]
+    # the batch of 4 failed; its documents were retried one per task; only the broken one failed
+    assert failed == ["stages 00001-of-00001", "stages 00001-of-00001.002"]
+    assert len(completed) == 3
+
+
+@pytest.mark.integration
+def test_flow_retries_a_locked_warehouse_with_backoff(prefect_api, seeds_copy, tmp_path, monkeypatch):
+    import prefect
+
+    from ingest import flow
+
+    connect, attempts = warehouse.connect, Counter()
+
+    def locked_once_at_load(path, *args, **kwargs):
+        attempts["connect"] += 1
+        if attempts["connect"] == 2:  # plan is the first connection, load the second
+            raise warehouse.WarehouseLockedError(f"the warehouse {path} is locked by process 4242 (simulated)")
+        return connect(path, *args, **kwargs)
+
+    monkeypatch.setattr(flow.warehouse, "connect", locked_once_at_load)
+    tag = f"test-retry-{tmp_path.name}"
+    with prefect.tags(tag):
+        result = _flow(seeds_copy, tmp_path / "w.duckdb")
+    assert result["loaded"] == 4
+    runs = api_post(prefect_api, "/task_runs/filter", {"task_runs": {"tags": {"all_": [tag]}}})
+    load = [r for r in runs if r["name"].startswith("load")]
+    assert len(load) == 1 and load[0]["state_type"] == "COMPLETED" and load[0]["run_count"] == 2
+
+
+def test_cli_no_stage_cache_neither_reads_nor_writes_the_cache(seeds_copy, tmp_path):
+    from typer.testing import CliRunner
+
+    from ingest.cli import app
+
+    db = tmp_path / "w.duckdb"
+    result = CliRunner().invoke(app, ["run", "--no-prefect", "--no-stage-cache", str(seeds_copy),
+                                      "--warehouse", str(db), "--reports", str(tmp_path / "r")])
+    assert result.exit_code == 0, result.output
+    output = " ".join(result.output.split())
+    assert "4 loaded" in output and "prepare 4 computed / 0 cached" in output
+    assert not (tmp_path / "w.stages").exists()
