@@ -342,26 +342,6 @@ class Run:
         if package_keys is not None:
             self.engine.cache = snapshot(con, package_keys())
 
-    def translate(self, documents: Sequence[PreparedDocument]) -> None:
-        translate_documents([d for d in documents if d.status == OK], self.engine)
-        self.summary.missing_pairs = self.engine.missing_pairs(sorted({d.lang for d in documents if d.lang}))
-
-    def extract(self, document: PreparedDocument) -> ExtractedDocument:
-        return extract_document(document, self.summary.run_id, self.fingerprint)
-
-    def load(self, extracted: Sequence[ExtractedDocument],
-             progress: Callable[[str, int, int], None] | None = None) -> None:
-        """Load each document in its own transaction, in one connection."""
-        con = warehouse.connect(self.warehouse_path)
-        try:
-            for i, document in enumerate(extracted, 1):
-                warehouse.load_document(con, document.rows)
-                tally(self.summary, document.prepared)
-                if progress:
-                    progress("load", i, len(extracted))
-        finally:
-            con.close()
-
     def row(self) -> dict[str, Any]:
         """This run's row of the `runs` table."""
         return _run_row(self)
@@ -396,10 +376,6 @@ def run_pipeline(paths: Sequence[str | Path], warehouse_path: str | Path, report
     todo = run.pending(discover(paths))
     run.load_staged(run.stage(todo, batch_size, progress), progress)
     return run.finish()
-
-
-def tally(summary: RunSummary, document: PreparedDocument) -> None:
-    tally_status(summary, document.source.doc_id, document.status, document.error, document.source.duplicate_of)
 
 
 def tally_status(summary: RunSummary, doc_id: str, status: str, error: str | None,
