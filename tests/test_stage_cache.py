@@ -65,6 +65,18 @@ def _counts(db) -> dict[str, int]:
     return counts
 
 
+
+def _break_extraction_of(doc_id: str, monkeypatch) -> None:
+    """Make extraction raise for one document only."""
+    extract = pipeline.extract_document
+
+    def breaks_on_one(document, *args, **kwargs):
+        if document.source.doc_id == doc_id:
+            raise RuntimeError("simulated extraction bug")
+        return extract(document, *args, **kwargs)
+
+    monkeypatch.setattr(pipeline, "extract_document", breaks_on_one)
+
 ALL = {"prepare": 4, "translate": 4, "extract": 4}
 NONE = {"prepare": 0, "translate": 0, "extract": 0}
 
@@ -136,13 +148,7 @@ def test_a_document_that_breaks_a_stage_fails_alone_and_is_retried_next_run(call
                                                                             monkeypatch):
     db = tmp_path / "w.duckdb"
     extract = pipeline.extract_document
-
-    def breaks_on_one(document, *args, **kwargs):
-        if document.source.doc_id == BROKEN:
-            raise RuntimeError("simulated extraction bug")
-        return extract(document, *args, **kwargs)
-
-    monkeypatch.setattr(pipeline, "extract_document", breaks_on_one)
+    _break_extraction_of(BROKEN, monkeypatch)
     summary = _direct(seeds_copy, db)
     assert list(summary.failed) == [BROKEN] and len(summary.loaded) == 3
     assert "simulated extraction bug" in summary.failed[BROKEN]
@@ -202,14 +208,7 @@ def test_flow_isolates_a_broken_document_in_its_own_failed_task(prefect_api, cal
                                                                 monkeypatch):
     import prefect
 
-    extract = pipeline.extract_document
-
-    def breaks_on_one(document, *args, **kwargs):
-        if document.source.doc_id == BROKEN:
-            raise RuntimeError("simulated extraction bug")
-        return extract(document, *args, **kwargs)
-
-    monkeypatch.setattr(pipeline, "extract_document", breaks_on_one)
+    _break_extraction_of(BROKEN, monkeypatch)
     db = tmp_path / "w.duckdb"
     tag = f"test-isolation-{tmp_path.name}"
     with prefect.tags(tag):

@@ -25,24 +25,6 @@ def con():
     connection.close()
 
 
-@pytest.fixture
-def counted(monkeypatch) -> list[int]:
-    """Segments handed to the real CTranslate2 translator, one entry per call."""
-    sizes: list[int] = []
-    real_open = argos.open_translator
-
-    class Counting:
-        def __init__(self, translator) -> None:
-            self.translator = translator
-
-        def translate_batch(self, source, *args, **kwargs):
-            sizes.append(len(source))
-            return self.translator.translate_batch(source, *args, **kwargs)
-
-    monkeypatch.setattr(argos, "open_translator", lambda *a: Counting(real_open(*a)))
-    return sizes
-
-
 def rows(con) -> list[tuple]:
     return con.execute(
         "SELECT package_id, package_version, source_text, text_en FROM translation_cache ORDER BY ALL"

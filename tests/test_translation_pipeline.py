@@ -14,25 +14,8 @@ pytest_plugins = ["translate_fixtures"]
 JA_SEED = "000_7df305071c9dd669.txt"
 
 
-def translated_calls(monkeypatch) -> list[int]:
-    """Segments handed to CTranslate2, per call."""
-    sizes: list[int] = []
-    real_open = argos.open_translator
-
-    class Counting:
-        def __init__(self, translator) -> None:
-            self.translator = translator
-
-        def translate_batch(self, source, *args, **kwargs):
-            sizes.append(len(source))
-            return self.translator.translate_batch(source, *args, **kwargs)
-
-    monkeypatch.setattr(argos, "open_translator", lambda *a: Counting(real_open(*a)))
-    return sizes
-
-
-def test_translation_fidelity_and_the_warehouse_cache(tmp_path, ja_installed, fast_settings, monkeypatch):
-    calls = translated_calls(monkeypatch)
+def test_translation_fidelity_and_the_warehouse_cache(tmp_path, ja_installed, fast_settings, counted):
+    calls = counted
     inputs = tmp_path / "in"
     inputs.mkdir()
     shutil.copy(SEEDS / JA_SEED, inputs)

@@ -70,3 +70,21 @@ def ja_installed(argos_dir, tiny_archives) -> packages.InstalledPackage:
 def fast_settings() -> argos.ArgosSettings:
     """Random weights rarely emit </s>; a short output keeps decoding cheap."""
     return argos.ArgosSettings(max_decoding_length=8)
+
+
+@pytest.fixture
+def counted(monkeypatch) -> list[int]:
+    """Segments handed to the real CTranslate2 translator, one entry per call."""
+    sizes: list[int] = []
+    real_open = argos.open_translator
+
+    class Counting:
+        def __init__(self, translator) -> None:
+            self.translator = translator
+
+        def translate_batch(self, source, *args, **kwargs):
+            sizes.append(len(source))
+            return self.translator.translate_batch(source, *args, **kwargs)
+
+    monkeypatch.setattr(argos, "open_translator", lambda *a: Counting(real_open(*a)))
+    return sizes
