@@ -325,7 +325,8 @@ def task_checks(params: dict[str, Any]) -> dict[str, Any]:
             con.execute(f"SET memory_limit = '{params.get('memory_limit', '8GB')}'")
             point: dict[str, Any] = {"docs": int(k)}
             point["claims"] = con.execute("SELECT count(*) FROM claims").fetchone()[0]
-            point["claim_pairs"] = con.execute("SELECT count(*) FROM claim_pairs").fetchone()[0]
+            point["value_clusters"] = con.execute("SELECT count(DISTINCT (subject, attribute, release, unit, cluster)) "
+                                                  "FROM claim_clusters").fetchone()[0]
             try:
                 point["document_pairs"] = con.execute("SELECT count(*) FROM document_pairs").fetchone()[0]
             except duckdb.Error:  # no such view in this version of the checks

@@ -194,8 +194,7 @@ def evaluate(results: dict[str, Any]) -> list[dict[str, Any]]:
                   "measured": ", ".join(f"{v} {e:.2f}" for v, e in exps.items() if e is not None) or "n/a",
                   "reached": worst is not None and worst < TARGETS["check_exponent"],
                   "why": "" if worst is None or worst < TARGETS["check_exponent"] else
-                  "pairwise self-joins (claim_pairs, document_pairs/aligned_segments) grow with the square of "
-                  "the documents that share a subject or anchors"})
+                  "a self-join grows with the square of the documents that share a subject or anchors"})
     return goals
 
 
@@ -308,7 +307,7 @@ def render_markdown(results: dict[str, Any]) -> str:
                 "Each view materialised (`CREATE TEMP TABLE AS SELECT * FROM view`) over the first k documents "
                 "(by doc_id) of the warehouse; a query is stopped at the cap and larger k are then skipped."
                 + (f" Note: {results['checks']['note']}." if results["checks"].get("note") else ""), "",
-                "| documents | claims | claim pairs | document pairs | conflicts, s | rows | corroborations, s | rows |"
+                "| documents | claims | value clusters | document pairs | conflicts, s | rows | corroborations, s | rows |"
                 + (" aligned_number_mismatches (part of conflicts), s | rows |" if aligned else ""),
                 "|---:|---:|---:|---:|---:|---:|---:|---:|" + ("---:|---:|" if aligned else "")]
         for p in checks:
@@ -316,7 +315,7 @@ def render_markdown(results: dict[str, Any]) -> str:
                 if p.get(f"{view}_s") is not None:
                     return f"{p[f'{view}_s']:.2f} | {p.get(f'{view}_rows', 0):,}"
                 return f"{p.get(f'{view}_stopped', 'not measured')} | –"
-            out.append(f"| {p['docs']:,} | {p['claims']:,} | {p['claim_pairs']:,} | {_f(p.get('document_pairs'), '{:,}')} "
+            out.append(f"| {p['docs']:,} | {p['claims']:,} | {p.get('value_clusters', 0):,} | {_f(p.get('document_pairs'), '{:,}')} "
                        f"| {cell('conflicts')} | {cell('corroborations')} |"
                        + (f" {cell('aligned_number_mismatches')} |" if aligned else ""))
         exps = check_exponents(results)

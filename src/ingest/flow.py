@@ -163,7 +163,7 @@ def report_task(warehouse_path: str, reports_dir: str | None, summary: Any, run_
     finally:
         con.close()
     if reports_dir:
-        paths, markdown = stages.write_report_files(data, reports_dir)
+        paths, markdown = report.write_report_files(data, reports_dir)
         summary.report_paths = [str(p) for p in paths]
     else:
         markdown = report.render_markdown(data)

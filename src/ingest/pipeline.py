@@ -348,14 +348,14 @@ class Run:
 
     def finish(self) -> RunSummary:
         """Record the run and write the reports (their data from the stage cache if no document changed)."""
-        from . import stages
+        from . import report, stages
 
         con = warehouse.connect(self.warehouse_path)
         try:
             warehouse.record_run(con, _run_row(self))
             if self.reports_dir is not None:
                 data = stages.report_data(con, self.summary, self.cache_dir)
-                paths, _ = stages.write_report_files(data, self.reports_dir)
+                paths, _ = report.write_report_files(data, self.reports_dir)
                 self.summary.report_paths = [str(p) for p in paths]
         finally:
             con.close()

@@ -183,13 +183,18 @@ def render_html(data: ReportData) -> str:
     return "\n".join(parts)
 
 
-def write_reports(con: duckdb.DuckDBPyConnection, reports_dir: str | Path,
-                  summary: RunSummary | None = None) -> list[Path]:
-    """Write consistency.md and consistency.html; return their paths."""
-    data = collect(con, summary)
+def write_report_files(data: ReportData, reports_dir: str | Path) -> tuple[list[Path], str]:
+    """consistency.md and consistency.html from collected data; their paths and the Markdown."""
     directory = Path(reports_dir)
     directory.mkdir(parents=True, exist_ok=True)
-    markdown, page = directory / "consistency.md", directory / "consistency.html"
-    markdown.write_text(render_markdown(data), "utf-8")
+    markdown_path, page = directory / "consistency.md", directory / "consistency.html"
+    markdown = render_markdown(data)
+    markdown_path.write_text(markdown, "utf-8")
     page.write_text(render_html(data), "utf-8")
-    return [markdown, page]
+    return [markdown_path, page], markdown
+
+
+def write_reports(con: duckdb.DuckDBPyConnection, reports_dir: str | Path,
+                  summary: RunSummary | None = None) -> list[Path]:
+    """Write consistency.md and consistency.html from the warehouse; return their paths."""
+    return write_report_files(collect(con, summary), reports_dir)[0]

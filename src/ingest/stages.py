@@ -634,20 +634,6 @@ def report_data(con: duckdb.DuckDBPyConnection, summary: Any = None, cache_dir: 
                                summary_line=summary.line() if summary is not None else None)
 
 
-def write_report_files(data: Any, reports_dir: str | Path) -> tuple[list[Path], str]:
-    """consistency.md and consistency.html from collected data (as `report.write_reports` writes them);
-    returns the paths and the Markdown."""
-    from . import report
-
-    directory = Path(reports_dir)
-    directory.mkdir(parents=True, exist_ok=True)
-    markdown_path, page = directory / "consistency.md", directory / "consistency.html"
-    markdown = report.render_markdown(data)
-    markdown_path.write_text(markdown, "utf-8")
-    page.write_text(report.render_html(data), "utf-8")
-    return [markdown_path, page], markdown
-
-
 # ---- faults -------------------------------------------------------------------------------
 
 def is_transient(error: BaseException | None) -> bool:
