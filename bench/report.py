@@ -106,12 +106,12 @@ def stage_why(stage: str, results: dict[str, Any], row: dict[str, Any]) -> str:
     if stage == "extract":
         ja = ext.get("spacy_ja_s", 0) / ext["sudachipy_raw_s"] if ext.get("sudachipy_raw_s") else None
         return ("besides tokenising, the stage runs the entity rules "
-                f"({parts.get('extract:rules', 0):.0f} s) and builds claims ({parts.get('extract:claims', 0):.0f} s, "
-                "mostly `claims.glossary_mentions`: one 128-alias case-insensitive regex with `\\s*` between "
-                "every character, tried at every position); spaCy's tokenizer and pipe "
-                f"({parts.get('extract:spacy', 0):.0f} s) are themselves "
-                + (f"{ja:.1f}x SudachiPy alone on Japanese (spaCy builds tags, readings and inflections per token "
-                   "that the rules never read)." if ja else "slower than the raw tokenizers."))
+                f"({parts.get('extract:rules', 0):.0f} s: one `finditer` pass per rule family over every segment) "
+                f"and builds claims ({parts.get('extract:claims', 0):.0f} s, glossary matching by substring search "
+                "plus subject, attribute and release resolution); spaCy's tokenizer and pipe "
+                f"({parts.get('extract:spacy', 0):.0f} s) are "
+                + (f"{ja:.1f}x SudachiPy alone on Japanese (Doc and Token construction; the tokenizer itself is "
+                   "surface-only)." if ja else "slower than the raw tokenizers."))
     if stage == "load":
         return ("the limit inserts Arrow tables built beforehand, once; the stage converts the rows from Python "
                 "dicts to Arrow and, per 50-document batch, runs a DELETE and a DESCRIBE per table and an insert "
@@ -349,10 +349,9 @@ def update_readme(readme: Path, results: dict[str, Any], markdown: str) -> None:
         "processes, timed per stage by wrapping the functions the pipeline calls (`bench/instrument.py`), "
         "and writes `bench/results/latest.json` and `latest.md`. The 10,000-document pass is lean (no "
         "reports: total time and peak RSS) and is skipped when the time projected from the 1,000-document "
-        "run does not fit in `--budget-minutes` (default 25; at today's speed it needs ~20 min more, so "
-        "the figures below were made with `--budget-minutes 0`, 30 min in all). The corpus recombines a "
-        "dozen real articles, so nearly every document shares subjects and names with hundreds of others: "
-        "a worst case for the pairwise consistency checks.",
+        "run does not fit in `--budget-minutes` (default 25). The command line below says which sizes "
+        "the figures come from. The corpus recombines a dozen real articles, so nearly every document "
+        "shares subjects and names with hundreds of others: a worst case for the consistency checks.",
         "",
         markdown.rstrip(),
         END,
