@@ -39,3 +39,16 @@ def seeded_con(seeded_warehouse):
     con = warehouse.connect(seeded_warehouse, read_only=True)
     yield con
     con.close()
+
+
+def document_row_counts(db: Path) -> dict[str, int]:
+    """Row counts of a warehouse's tables, without `runs` (which grows by one per run)."""
+    from ingest import warehouse
+
+    con = warehouse.connect(db, read_only=True)
+    try:
+        counts = warehouse.table_counts(con)
+    finally:
+        con.close()
+    counts.pop("runs")
+    return counts

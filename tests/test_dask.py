@@ -11,23 +11,12 @@ import subprocess
 
 import pytest
 
-from ingest import warehouse
 from prefect_fixtures import UV, api_get, api_post
-from seed_fixtures import ROOT
+from seed_fixtures import ROOT, document_row_counts
 
 pytestmark = [pytest.mark.integration, pytest.mark.timeout(600)]
 
 WORKER = re.compile(r"tcp://127\.0\.0\.1:\d+")
-
-
-def _counts(db) -> dict[str, int]:
-    con = warehouse.connect(db, read_only=True)
-    try:
-        counts = warehouse.table_counts(con)
-    finally:
-        con.close()
-    counts.pop("runs")
-    return counts
 
 
 def _ingest_run(served, *args: str):
@@ -45,7 +34,7 @@ def test_ingest_run_dask_on_a_local_cluster(served, seeds_copy, seeded_warehouse
     assert "4 files: 4 loaded, 0 unchanged (skipped), 0 failed, 0 duplicate" in output
     workers = set(WORKER.findall(output.split("Dask worker(s):", 1)[1].split("report:")[0]))
     assert workers, output  # the batches ran on the local cluster's workers, bound to 127.0.0.1
-    assert _counts(db) == _counts(seeded_warehouse)
+    assert document_row_counts(db) == document_row_counts(seeded_warehouse)
     assert (tmp_path / "r" / "consistency.md").exists()
     assert not (tmp_path / "w.staging").exists()  # Parquet staging cleaned up after the load
 
@@ -65,7 +54,7 @@ def test_ingest_run_dask_address_uses_an_existing_cluster(served, seeds_copy, se
         ran_on = set(WORKER.findall(output.split("Dask worker(s):", 1)[1].split("report:")[0]))
         assert ran_on == set(client.scheduler_info()["workers"])  # exactly this cluster's worker
     assert "4 loaded" in output
-    assert _counts(db) == _counts(seeded_warehouse)
+    assert document_row_counts(db) == document_row_counts(seeded_warehouse)
 
 
 def test_deployment_parameter_dask(served, seeds_copy, seeded_warehouse, tmp_path):
@@ -81,4 +70,4 @@ def test_deployment_parameter_dask(served, seeds_copy, seeded_warehouse, tmp_pat
     logs = api_post(served.api_url, "/logs/filter", {"logs": {"flow_run_id": {"any_": [flow_run_id]}}})
     ran_on = [log["message"] for log in logs if log["message"].startswith("stage batches ran on")]
     assert ran_on and WORKER.search(ran_on[0])
-    assert _counts(db) == _counts(seeded_warehouse)
+    assert document_row_counts(db) == document_row_counts(seeded_warehouse)

@@ -16,7 +16,7 @@ from ingest import pipeline, stages, warehouse
 from ingest.pipeline import run_pipeline
 from ingest.translate.engine import UntranslatedEngine
 from prefect_fixtures import api_post
-from seed_fixtures import SEEDS
+from seed_fixtures import SEEDS, document_row_counts
 
 BROKEN = "001_dff0537ae45131ec.txt"  # the Chinese seed
 
@@ -55,16 +55,6 @@ def _take(counter: Counter) -> dict[str, int]:
     return taken
 
 
-def _counts(db) -> dict[str, int]:
-    con = warehouse.connect(db, read_only=True)
-    try:
-        counts = warehouse.table_counts(con)
-    finally:
-        con.close()
-    counts.pop("runs")
-    return counts
-
-
 
 def _break_extraction_of(doc_id: str, monkeypatch) -> None:
     """Make extraction raise for one document only."""
@@ -85,18 +75,18 @@ def test_second_run_of_unchanged_input_does_no_stage_work(calls, seeds_copy, tmp
     db = tmp_path / "w.duckdb"
     first = _direct(seeds_copy, db)
     assert _take(calls) == ALL and first.work == ALL and len(first.loaded) == 4
-    counts = _counts(db)
+    counts = document_row_counts(db)
     second = _direct(seeds_copy, db)
     assert _take(calls) == NONE and len(second.skipped) == 4 and not second.loaded
     assert not second.work and not second.cached
-    assert _counts(db) == counts
+    assert document_row_counts(db) == counts
 
 
 def test_a_changed_stage_version_recomputes_that_stage_onward_only(calls, seeds_copy, tmp_path, monkeypatch):
     db = tmp_path / "w.duckdb"
     _direct(seeds_copy, db)
     _take(calls)
-    counts = _counts(db)
+    counts = document_row_counts(db)
 
     monkeypatch.setitem(stages.STAGE_VERSIONS, "extract", "test-2")
     summary = _direct(seeds_copy, db)
@@ -110,7 +100,7 @@ def test_a_changed_stage_version_recomputes_that_stage_onward_only(calls, seeds_
     monkeypatch.setitem(stages.STAGE_VERSIONS, "prepare", "test-2")
     _direct(seeds_copy, db)
     assert _take(calls) == ALL
-    assert _counts(db) == counts  # replaced, never duplicated
+    assert document_row_counts(db) == counts  # replaced, never duplicated
 
 
 def test_a_new_translation_model_recomputes_translation_and_extraction(calls, seeds_copy, tmp_path):
