@@ -45,19 +45,14 @@ CODE: Path | None = None  # the snapshot of src/ingest and warehouse/*.sql the c
 
 
 def snapshot_code(work: Path) -> Path:
-    """Copy the pipeline's code and SQL so that edits made while the benchmark runs do not leak into it.
-
-    Children put `<snapshot>/src` first on PYTHONPATH; warehouse.SQL_DIR resolves to
-    `<snapshot>/warehouse` because it is relative to the module file.
-    """
+    """Copy the pipeline's code (its SQL, rules and glossary are package data inside it) so that
+    edits made while the benchmark runs do not leak into it. Children put `<snapshot>/src`
+    first on PYTHONPATH."""
     code = work / "code"
     if code.exists():
         shutil.rmtree(code)
     ignore = shutil.ignore_patterns("__pycache__", "*.pyc", "*.duckdb", "*.duckdb.wal", "*.stages", "*.staging")
     shutil.copytree(ROOT / "src" / "ingest", code / "src" / "ingest", ignore=ignore)
-    (code / "warehouse").mkdir(parents=True)
-    shutil.copy2(ROOT / "warehouse" / "schema.sql", code / "warehouse" / "schema.sql")
-    shutil.copytree(ROOT / "warehouse" / "checks", code / "warehouse" / "checks", ignore=ignore)
     return code
 
 

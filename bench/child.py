@@ -41,12 +41,13 @@ def task_run(params: dict[str, Any]) -> dict[str, Any]:
     import duckdb
 
     from bench.instrument import StageClock, instrumented
-    from ingest import pipeline, warehouse
+    from ingest import run_pipeline, warehouse
+    from ingest.run.runner import Run
 
     imports_s = time.perf_counter() - T0
     clock = StageClock()
     before_check: dict[str, float] = {}
-    original_finish = pipeline.Run.finish
+    original_finish = Run.finish
 
     def finish(self):  # peak RSS before the checks, and when they start
         before_check.update(rss_mb=rss_peak_mb(), at_s=time.perf_counter() - start)
@@ -56,16 +57,16 @@ def task_run(params: dict[str, Any]) -> dict[str, Any]:
     if params.get("batch_size"):
         kwargs["batch_size"] = params["batch_size"]
     load_before = loadavg()
-    pipeline.Run.finish = finish
+    Run.finish = finish
     try:
-        with instrumented(clock) as missing:
+        with instrumented(clock):
             cpu0 = cpu_s()
             start = time.perf_counter()
-            summary = pipeline.run_pipeline([params["corpus"]], params["warehouse"], params.get("reports"), **kwargs)
+            summary = run_pipeline([params["corpus"]], params["warehouse"], params.get("reports"), **kwargs)
             wall = time.perf_counter() - start
             cpu = cpu_s() - cpu0
     finally:
-        pipeline.Run.finish = original_finish
+        Run.finish = original_finish
     con = duckdb.connect(params["warehouse"], read_only=True)
     try:
         counts = warehouse.table_counts(con)
@@ -80,10 +81,10 @@ def task_run(params: dict[str, Any]) -> dict[str, Any]:
     finally:
         con.close()
     return {
-        "wall_s": wall, "cpu_s": cpu, "imports_s": imports_s, "ingest_module": pipeline.__file__,
+        "wall_s": wall, "cpu_s": cpu, "imports_s": imports_s, "ingest_module": warehouse.__file__,
         "stages_s": clock.stages(), "stages_cpu_s": clock.stages(cpu=True),
         "parts_s": dict(clock.seconds), "parts_cpu_s": dict(clock.cpu_seconds), "calls": dict(clock.calls),
-        "other_s": wall - sum(clock.seconds.values()), "missing_targets": missing,
+        "other_s": wall - sum(clock.seconds.values()),
         "rss_peak_mb": rss_peak_mb(), "rss_before_check_mb": before_check.get("rss_mb"),
         "fingerprint": fingerprint[0] if fingerprint else None,
         "summary": summary.line(), "n_files": summary.n_files, "n_loaded": len(summary.loaded),
@@ -183,7 +184,7 @@ def task_baselines(params: dict[str, Any]) -> dict[str, Any]:
 
     # extract: spaCy's blank ja/zh tokenizer (SudachiPy / jieba inside) on the same segments, on a sample.
     from ingest.language import detect_language
-    from ingest.nlp import get_nlp
+    from ingest.extract.nlp import get_nlp
     from ingest.segment import segment
     sample = cleaned[::sample_every]
     segs = []
@@ -207,14 +208,11 @@ def task_baselines(params: dict[str, Any]) -> dict[str, Any]:
     extract["jieba_raw_s"] = _timed(lambda: [jieba.lcut(t) for lang, t in segs if lang == "zh"])
     extract["spacy_ja_s"] = _timed(lambda: [get_nlp(lang).tokenizer(t) for lang, t in segs if lang == "ja"])
     extract["spacy_zh_s"] = _timed(lambda: [get_nlp(lang).tokenizer(t) for lang, t in segs if lang == "zh"])
-    from ingest.extract import find_entities
+    from ingest.extract.entities import find_entities
     extract["find_entities_s"] = _timed(lambda: [find_entities(t, lang) for lang, t in segs])
-    try:
-        from ingest.claims import glossary_mentions
-        glossary_mentions("warm up")
-        extract["glossary_mentions_s"] = _timed(lambda: [glossary_mentions(t) for _, t in segs])
-    except ImportError:
-        pass
+    from ingest.extract.glossary import glossary_mentions
+    glossary_mentions("warm up")
+    extract["glossary_mentions_s"] = _timed(lambda: [glossary_mentions(t) for _, t in segs])
     out["extract"] = extract
 
     # A profile of the extract stage on part of the sample, for whoever tunes extract/claims.
@@ -264,20 +262,24 @@ def profile_extract(sample: list, sources: list) -> dict[str, Any]:
     import cProfile
     import pstats
 
-    from ingest import pipeline
+    from ingest.extract.document import extract_document
+    from ingest.prepare import prepare_document
+    from ingest.records import Status
+    from ingest.translate.engine import UntranslatedEngine
+    from ingest.translate.segments import translate_documents
 
     by_id = {s.doc_id: s for s in sources}
     prepared = []
     for source, _ in sample:
-        document = pipeline.prepare_document(by_id[source.doc_id])
-        if document.status == pipeline.OK:
+        document = prepare_document(by_id[source.doc_id])
+        if document.status == Status.OK:
             prepared.append(document)
-    pipeline.translate_documents(prepared, pipeline.UntranslatedEngine())
+    translate_documents(prepared, UntranslatedEngine())
     profiler = cProfile.Profile()
     start = time.perf_counter()
     profiler.enable()
     for document in prepared:
-        pipeline.extract_document(document, "bench", "bench")
+        extract_document(document, "bench", "bench")
     profiler.disable()
     wall = time.perf_counter() - start
     stats = pstats.Stats(profiler)

@@ -1,8 +1,8 @@
 """Per-stage timing of one real `run_pipeline` call, by wrapping the functions it calls.
 
-Nothing in the pipeline is changed or re-implemented: the module-level functions that
-`ingest.pipeline` calls (decode, clean, detect_language, segment, ...) and the `Run`
-steps are replaced, for the duration of the run, by wrappers that add their wall time
+Nothing in the pipeline is changed or re-implemented: the module-level functions the
+stages call (decode, clean, detect_language, segment, ...) and the `Run` steps are replaced,
+for the duration of the run, by wrappers that add their wall time
 to a stage. Times are *exclusive*: a wrapped call made inside another wrapped call is
 subtracted from the outer one, so the stages partition the run and
 `total - sum(stages)` is the time spent outside every wrapped function ("other").
@@ -21,33 +21,29 @@ from typing import Any, Callable, Iterator
 # (stage, module, attribute): what is wrapped. Classes are patched on the class object,
 # so `Run.extract` etc. are timed however the run is driven.
 TARGETS: tuple[tuple[str, str, str], ...] = (
-    ("discover", "ingest.pipeline", "discover"),
-    ("discover", "ingest.pipeline", "Run.pending"),
-    ("read", "ingest.pipeline", "_read_bytes"),
-    ("read", "ingest.pipeline", "decode"),
-    ("clean", "ingest.pipeline", "clean"),
-    ("metadata", "ingest.pipeline", "extract_metadata"),
-    ("detect", "ingest.pipeline", "detect_language"),
-    ("segment", "ingest.pipeline", "segment"),
-    ("prepare:other", "ingest.pipeline", "prepare_document"),
-    ("translate", "ingest.pipeline", "translate_documents"),
-    ("translate", "ingest.pipeline", "Run.translate"),
-    ("extract:spacy", "ingest.pipeline", "extract_document"),
-    ("extract:spacy", "ingest.pipeline", "Run.extract"),
-    ("extract:rules", "ingest.nlp", "find_entities"),
-    ("extract:rules", "ingest.pipeline", "find_entities"),
-    ("extract:anchors", "ingest.pipeline", "segment_anchors"),
-    ("extract:claims", "ingest.pipeline", "build_claims"),
-    ("extract:claims", "ingest.pipeline", "document_release"),
-    ("extract:rows", "ingest.warehouse", "rows_of"),
-    ("load", "ingest.pipeline", "Run.load"),
-    ("load", "ingest.pipeline", "Run.load_staged"),
-    ("load", "ingest.stages", "load_staged"),
-    ("cache", "ingest.stages", "StageCache.get"),
-    ("cache", "ingest.stages", "StageCache.put"),
-    ("cache", "ingest.stages", "write_staged"),
-    ("batching", "ingest.stages", "process_batch"),
-    ("check", "ingest.pipeline", "Run.finish"),
+    ("discover", "ingest.run.runner", "discover"),
+    ("discover", "ingest.run.runner", "Run.pending"),
+    ("read", "ingest.prepare", "read_bytes"),
+    ("read", "ingest.prepare", "decode"),
+    ("clean", "ingest.prepare", "clean"),
+    ("metadata", "ingest.prepare", "extract_metadata"),
+    ("detect", "ingest.prepare", "detect_language"),
+    ("segment", "ingest.prepare", "segment"),
+    ("prepare:other", "ingest.prepare", "prepare_document"),
+    ("translate", "ingest.translate.segments", "translate_documents"),
+    ("extract:spacy", "ingest.extract.document", "extract_document"),
+    ("extract:rules", "ingest.extract.nlp", "find_entities"),
+    ("extract:rules", "ingest.extract.document", "find_entities"),
+    ("extract:anchors", "ingest.extract.document", "segment_anchors"),
+    ("extract:claims", "ingest.extract.document", "build_claims"),
+    ("extract:claims", "ingest.extract.document", "document_release"),
+    ("extract:rows", "ingest.extract.document", "as_rows"),
+    ("load", "ingest.run.runner", "Run.load_staged"),
+    ("cache", "ingest.run.cache", "StageCache.get"),
+    ("cache", "ingest.run.cache", "StageCache.put"),
+    ("cache", "ingest.run.staging", "StagedBatch.write"),
+    ("batching", "ingest.run.runner", "process_batch"),
+    ("check", "ingest.run.runner", "Run.finish"),
 )
 # The issue's stages, and which measured parts make each one.
 STAGES = {
@@ -120,27 +116,30 @@ class StageClock:
         return {name: sum(source.get(p, 0.0) for p in parts) for name, parts in STAGES.items()}
 
 
+class MissingTarget(LookupError):
+    """A function the benchmark wraps no longer exists: its figures would silently read zero."""
+
+
 @contextmanager
-def instrumented(clock: StageClock) -> Iterator[list[str]]:
-    """Wrap every target that exists; yields the list of targets that were not found."""
+def instrumented(clock: StageClock) -> Iterator[None]:
+    """Wrap every target for the duration of the block; raise `MissingTarget` if one is gone."""
     import importlib
 
     restore: list[tuple[Any, str, Any]] = []
-    missing: list[str] = []
-    for stage, module_name, attribute in TARGETS:
-        owner: Any = importlib.import_module(module_name)
-        *path, name = attribute.split(".")
-        try:
-            for part in path:
-                owner = getattr(owner, part)
-            original = owner.__dict__[name] if isinstance(owner, type) else getattr(owner, name)
-        except (AttributeError, KeyError):
-            missing.append(f"{module_name}.{attribute}")
-            continue
-        restore.append((owner, name, original))
-        setattr(owner, name, clock.wrap(stage, original))
     try:
-        yield missing
+        for stage, module_name, attribute in TARGETS:
+            owner: Any = importlib.import_module(module_name)
+            *path, name = attribute.split(".")
+            try:
+                for part in path:
+                    owner = getattr(owner, part)
+                original = owner.__dict__[name] if isinstance(owner, type) else getattr(owner, name)
+            except (AttributeError, KeyError) as error:
+                raise MissingTarget(f"bench/instrument.py wraps {module_name}.{attribute}, which no longer "
+                                    "exists; update TARGETS to where the pipeline calls it now") from error
+            restore.append((owner, name, original))
+            setattr(owner, name, clock.wrap(stage, original))
+        yield
     finally:
         for owner, name, original in reversed(restore):
             setattr(owner, name, original)

@@ -124,7 +124,7 @@ def run(n: int, batch_size: int, work: Path, api_url: str | None = None, repeat:
     from prefect.settings import PREFECT_API_URL, temporary_settings
 
     from ingest.flow import ingest
-    from ingest.pipeline import run_pipeline
+    from ingest import run_pipeline
     import_s = time.perf_counter() - import_started
 
     def direct(db: Path):

@@ -39,7 +39,8 @@ from pathlib import Path
 import ctranslate2
 from argostranslate import settings as argos_settings
 
-from ingest.translate import builder, packages
+from bench import argos_builder as builder
+from ingest.translate import packages
 from ingest.translate.argos import ArgosEngine, ArgosSettings, load_pair_model
 
 REPO = Path(__file__).resolve().parents[1]

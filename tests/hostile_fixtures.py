@@ -62,7 +62,7 @@ class CaseRun:
         return path
 
     def run(self, engine=None, **kwargs):
-        from ingest.pipeline import run_pipeline
+        from ingest import run_pipeline
         from ingest.translate.engine import UntranslatedEngine
 
         self.summary = run_pipeline([self.inputs], self.db, self.reports,
@@ -258,17 +258,14 @@ def lock_holder():
 # The child pauses inside the transaction of its `pause_at`-th COMMIT (its earlier
 # transactions are committed) and says so on stdout, so the parent can SIGKILL it there.
 _KILLABLE_CHILD = textwrap.dedent('''
-    import inspect, sys, time
+    import sys, time
     from pathlib import Path
-    from ingest import pipeline, warehouse
+    from ingest import warehouse
+    from ingest.run import runner as pipeline
     from ingest.translate.engine import UntranslatedEngine
 
     inputs, db, pause_at, batch = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
-    options = {}
-    if "batch_size" in inspect.signature(pipeline.run_pipeline).parameters:
-        options["batch_size"] = batch  # documents per load transaction
-    elif hasattr(pipeline, "LOAD_BATCH_DOCS"):
-        pipeline.LOAD_BATCH_DOCS = batch
+    options = {"batch_size": batch}  # documents per load transaction
     commits = 0
     real_connect = warehouse.connect
 

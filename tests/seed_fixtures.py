@@ -23,7 +23,7 @@ def corpus_or_skip() -> Path:
 @pytest.fixture(scope="session")
 def seeded_warehouse(tmp_path_factory) -> Path:
     """The seeds ingested once (stages called directly) into a fresh warehouse."""
-    from ingest.pipeline import run_pipeline
+    from ingest import run_pipeline
 
     base = tmp_path_factory.mktemp("seeded")
     inputs = base / "seeds"

@@ -5,8 +5,7 @@ from __future__ import annotations
 import shutil
 
 from seed_fixtures import SEEDS
-from ingest import warehouse
-from ingest.pipeline import run_pipeline
+from ingest import run_pipeline, warehouse
 
 
 def test_languages(seeded_con):

@@ -5,8 +5,7 @@ from __future__ import annotations
 import shutil
 
 from seed_fixtures import corpus_or_skip
-from ingest import warehouse
-from ingest.pipeline import run_pipeline
+from ingest import run_pipeline, warehouse
 
 
 def ingest(tmp_path, files: dict[str, str]):

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from ingest.claims import SegmentInput, build_claims, document_release, glossary_mentions
+from ingest.extract.claims import SegmentInput, build_claims, document_release
+from ingest.extract.glossary import glossary_mentions
 from ingest.clean import clean
-from ingest.extract import find_entities
+from ingest.extract.entities import find_entities
 from ingest.segment import segment
 
 

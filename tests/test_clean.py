@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from ingest.clean import HEADING, LIST_ITEM, PARAGRAPH, TABLE_ROW, clean
+from ingest.clean import clean
+from ingest.records import HEADING, LIST_ITEM, PARAGRAPH, TABLE_ROW
 
 
 def kinds_texts(cleaned):

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from ingest.clean import clean
-from ingest.extract import find_entities
-from ingest.nlp import get_nlp
+from ingest.extract.entities import find_entities
+from ingest.extract.nlp import get_nlp
 
 
 def entities(text: str, lang: str) -> list[tuple[str, str, str]]:

@@ -63,7 +63,7 @@ def test_locked_warehouse_retries_with_backoff_then_names_the_holder(case, lock_
 
 def test_lock_taken_between_discovery_and_loading_leaves_nothing_half_written(case, lock_holder, fast_backoff,
                                                                                  monkeypatch):
-    from ingest import pipeline
+    from ingest.run import runner as pipeline
 
     case.run()
     before = snapshot(case.db)
@@ -123,7 +123,7 @@ def test_a_warehouse_folder_that_cannot_be_created_is_a_clear_error(case, tmp_pa
 
 # ---- killed in the middle of loading ----------------------------------------------------
 
-_CLEAN_RUN = ("import sys; from pathlib import Path; from ingest.pipeline import run_pipeline; "
+_CLEAN_RUN = ("import sys; from pathlib import Path; from ingest import run_pipeline; "
               "from ingest.translate.engine import UntranslatedEngine; "
               "run_pipeline([Path(sys.argv[1])], sys.argv[2], None, engine=UntranslatedEngine())")
 

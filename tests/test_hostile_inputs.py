@@ -17,7 +17,8 @@ import pytest
 
 from hostile_fixtures import GOOD, SEED_ZH
 from seed_fixtures import SEEDS
-from ingest import pipeline
+from ingest import settings
+from ingest.run import runner
 from ingest.clean import clean
 from ingest.translate.argos import ArgosEngine
 from ingest.translate.engine import UntranslatedEngine
@@ -161,7 +162,7 @@ def test_50_mb_file_is_refused_quickly(case):
 
 
 def test_article_text_over_the_character_limit_is_refused(case, monkeypatch):
-    monkeypatch.setattr(pipeline, "_MAX_TEXT_CHARS", 10_000)
+    monkeypatch.setattr(settings, "MAX_TEXT_CHARS", 10_000)
     case.add("long.txt", SEED_JA_2.read_text("utf-8") * 10)
     case.run()
     failed_with(case, "long.txt", "characters after cleaning", "limit")
@@ -298,14 +299,14 @@ def test_same_content_under_two_names(case):
 
 def _after_discovery(monkeypatch, action) -> None:
     """Run `action` once discovery has listed the files, before any is read."""
-    real_discover = pipeline.discover
+    real_discover = runner.discover
 
     def discover_then_act(paths):
         found = real_discover(paths)
         action()
         return found
 
-    monkeypatch.setattr(pipeline, "discover", discover_then_act)
+    monkeypatch.setattr(runner, "discover", discover_then_act)
 
 
 def test_file_deleted_between_discovery_and_reading(case, monkeypatch):

@@ -17,7 +17,7 @@ import pytest
 from argostranslate import settings as argos_settings
 from typer.testing import CliRunner
 
-from ingest.cli_models import models_app
+from ingest.cli.models import models_app
 from ingest.translate import packages
 from ingest.translate.packages import ArchiveLimits, PackageError
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from ingest.numbers import parse_cjk_numeral, parse_number, values_agree
+from ingest.extract.numbers import parse_cjk_numeral, parse_number, values_agree
 
 
 @pytest.mark.parametrize("text, value", [

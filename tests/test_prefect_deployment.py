@@ -42,11 +42,12 @@ def test_make_serve_prints_the_ui_and_the_run_command(served):
 
 def test_the_deployment_does_not_depend_on_the_deploying_directory(served):
     deployment = api_get(served.api_url, "/deployments/name/ingest/ingest")
-    assert deployment["entrypoint"] == "flows/ingest.py:ingest"
+    assert deployment["entrypoint"] == "flows/deployment.py:ingest"
     assert deployment["work_pool_name"] == "local"
     assert deployment["pull_steps"] == [{"ingest.deploy.set_project_directory": {}}]
     assert str(ROOT) not in json.dumps({k: v for k, v in deployment.items() if k != "parameter_openapi_schema"})
-    assert deployment["parameters"]["warehouse_path"] == "warehouse/ingest.duckdb"  # relative: project root
+    properties = deployment["parameter_openapi_schema"]["properties"]
+    assert properties["warehouse_path"]["default"] == "warehouse/ingest.duckdb"  # relative: project root
     assert {"dask", "dask_address", "batch_size", "max_concurrency"} <= set(
         deployment["parameter_openapi_schema"]["properties"])
 

@@ -12,11 +12,14 @@ import pytest
 from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
-from ingest.clean import BLOCK_SEPARATOR, clean
-from ingest.extract import find_entities
+from ingest.clean import clean
+from ingest.records import BLOCK_SEPARATOR
+from ingest.extract.entities import find_entities
 from ingest.language import detect_language
-from ingest.numbers import canonical, parse_number
-from ingest.read import Decoded, ReadError, decode
+from ingest.extract.numbers import canonical, parse_number
+from ingest.errors import ReadError
+from ingest.read import decode
+from ingest.records import Decoded
 from ingest.segment import MAX_SEGMENT_CHARS, segment
 
 # INGEST_HYPOTHESIS_SCALE=20 runs twenty times the examples (a deeper search, minutes).

@@ -1,7 +1,7 @@
 """Stage results keyed by content: what a run computes, counted (not timed), with and without Prefect.
 
-Counting wrappers replace `pipeline.prepare_document`, `pipeline.translate_documents` and
-`pipeline.extract_document`, which `ingest.stages` calls; the flow's tasks run in this process
+Counting wrappers replace `ingest.prepare.prepare_document`, `ingest.translate.segments.translate_documents`
+and `ingest.extract.document.extract_document`, which `ingest.run.batches` calls; the flow's tasks run in this process
 (one local thread), so the same wrappers count the flow's work.
 """
 
@@ -12,8 +12,10 @@ from collections import Counter
 
 import pytest
 
-from ingest import pipeline, stages, warehouse
-from ingest.pipeline import run_pipeline
+from ingest import prepare, run_pipeline, warehouse
+from ingest.extract import document
+from ingest.run import batches, faults, identity
+from ingest.translate import segments
 from ingest.translate.engine import UntranslatedEngine
 from prefect_fixtures import api_post
 from seed_fixtures import SEEDS, document_row_counts
@@ -25,11 +27,11 @@ BROKEN = "001_dff0537ae45131ec.txt"  # the Chinese seed
 def calls(monkeypatch) -> Counter:
     """Documents handed to each stage function since the fixture was made."""
     counted: Counter = Counter()
-    prepare, translate, extract = pipeline.prepare_document, pipeline.translate_documents, pipeline.extract_document
+    prepare_, translate, extract = prepare.prepare_document, segments.translate_documents, document.extract_document
 
     def counting_prepare(source):
         counted["prepare"] += 1
-        return prepare(source)
+        return prepare_(source)
 
     def counting_translate(documents, engine):
         counted["translate"] += len(documents)
@@ -39,9 +41,9 @@ def calls(monkeypatch) -> Counter:
         counted["extract"] += 1
         return extract(document, *args, **kwargs)
 
-    monkeypatch.setattr(pipeline, "prepare_document", counting_prepare)
-    monkeypatch.setattr(pipeline, "translate_documents", counting_translate)
-    monkeypatch.setattr(pipeline, "extract_document", counting_extract)
+    monkeypatch.setattr(prepare, "prepare_document", counting_prepare)
+    monkeypatch.setattr(segments, "translate_documents", counting_translate)
+    monkeypatch.setattr(document, "extract_document", counting_extract)
     return counted
 
 
@@ -50,7 +52,7 @@ def _direct(inputs, db):
 
 
 def _take(counter: Counter) -> dict[str, int]:
-    taken = {stage: counter.get(stage, 0) for stage in stages.STAGES}
+    taken = {stage: counter.get(stage, 0) for stage in identity.STAGES}
     counter.clear()
     return taken
 
@@ -58,14 +60,14 @@ def _take(counter: Counter) -> dict[str, int]:
 
 def _break_extraction_of(doc_id: str, monkeypatch) -> None:
     """Make extraction raise for one document only."""
-    extract = pipeline.extract_document
+    extract = document.extract_document
 
     def breaks_on_one(document, *args, **kwargs):
         if document.source.doc_id == doc_id:
             raise RuntimeError("simulated extraction bug")
         return extract(document, *args, **kwargs)
 
-    monkeypatch.setattr(pipeline, "extract_document", breaks_on_one)
+    monkeypatch.setattr(document, "extract_document", breaks_on_one)
 
 ALL = {"prepare": 4, "translate": 4, "extract": 4}
 NONE = {"prepare": 0, "translate": 0, "extract": 0}
@@ -88,16 +90,16 @@ def test_a_changed_stage_version_recomputes_that_stage_onward_only(calls, seeds_
     _take(calls)
     counts = document_row_counts(db)
 
-    monkeypatch.setitem(stages.STAGE_VERSIONS, "extract", "test-2")
+    monkeypatch.setitem(identity.STAGE_VERSIONS, "extract", "test-2")
     summary = _direct(seeds_copy, db)
     assert _take(calls) == {"prepare": 0, "translate": 0, "extract": 4}
     assert summary.cached == {"prepare": 4, "translate": 4} and len(summary.loaded) == 4
 
-    monkeypatch.setitem(stages.STAGE_VERSIONS, "translate", "test-2")
+    monkeypatch.setitem(identity.STAGE_VERSIONS, "translate", "test-2")
     _direct(seeds_copy, db)
     assert _take(calls) == {"prepare": 0, "translate": 4, "extract": 4}
 
-    monkeypatch.setitem(stages.STAGE_VERSIONS, "prepare", "test-2")
+    monkeypatch.setitem(identity.STAGE_VERSIONS, "prepare", "test-2")
     _direct(seeds_copy, db)
     assert _take(calls) == ALL
     assert document_row_counts(db) == counts  # replaced, never duplicated
@@ -128,7 +130,7 @@ def test_without_the_stage_cache_every_changed_version_recomputes_everything(cal
                                                                               monkeypatch):
     db = tmp_path / "w.duckdb"
     run_pipeline([seeds_copy], db, None, engine=UntranslatedEngine(), stage_cache=False)
-    monkeypatch.setitem(stages.STAGE_VERSIONS, "extract", "test-3")
+    monkeypatch.setitem(identity.STAGE_VERSIONS, "extract", "test-3")
     run_pipeline([seeds_copy], db, None, engine=UntranslatedEngine(), stage_cache=False)
     assert _take(calls) == {"prepare": 8, "translate": 8, "extract": 8}
     assert not (tmp_path / "w.stages").exists()
@@ -137,7 +139,7 @@ def test_without_the_stage_cache_every_changed_version_recomputes_everything(cal
 def test_a_document_that_breaks_a_stage_fails_alone_and_is_retried_next_run(calls, seeds_copy, tmp_path,
                                                                             monkeypatch):
     db = tmp_path / "w.duckdb"
-    extract = pipeline.extract_document
+    extract = document.extract_document
     _break_extraction_of(BROKEN, monkeypatch)
     summary = _direct(seeds_copy, db)
     assert list(summary.failed) == [BROKEN] and len(summary.loaded) == 3
@@ -146,9 +148,9 @@ def test_a_document_that_breaks_a_stage_fails_alone_and_is_retried_next_run(call
     status, version = con.execute("SELECT status, pipeline_version FROM documents WHERE doc_id = ?",
                                   [BROKEN]).fetchone()
     con.close()
-    assert status == "failed" and version.endswith(stages.RETRY_MARK)
+    assert status == "failed" and version.endswith(batches.RETRY_MARK)
 
-    monkeypatch.setattr(pipeline, "extract_document", extract)
+    monkeypatch.setattr(document, "extract_document", extract)
     calls.clear()
     again = _direct(seeds_copy, db)
     assert again.loaded == [BROKEN] and len(again.skipped) == 3
@@ -156,24 +158,24 @@ def test_a_document_that_breaks_a_stage_fails_alone_and_is_retried_next_run(call
 
 
 def test_transient_faults_are_the_retried_ones():
-    assert stages.is_transient(warehouse.WarehouseLockedError("locked by process 12"))
-    assert stages.is_transient(TimeoutError()) and stages.is_transient(ConnectionResetError())
-    assert not stages.is_transient(FileNotFoundError("gone"))
-    assert not stages.is_transient(ValueError("a bug"))
-    assert not stages.is_transient(None)
+    assert faults.is_transient(warehouse.WarehouseLockedError("locked by process 12"))
+    assert faults.is_transient(TimeoutError()) and faults.is_transient(ConnectionResetError())
+    assert not faults.is_transient(FileNotFoundError("gone"))
+    assert not faults.is_transient(ValueError("a bug"))
+    assert not faults.is_transient(None)
 
 
 def test_keys_follow_content_not_location(tmp_path):
     from ingest.discover import discover
 
     engine = UntranslatedEngine()
-    context = stages.make_context("run", engine)
-    first = {s.doc_id: stages.stage_keys(s, context) for s in discover([SEEDS])}
+    context = batches.make_context("run", engine)
+    first = {s.doc_id: batches.stage_keys(s, context) for s in discover([SEEDS])}
     moved = tmp_path / "elsewhere" / "seeds"
     shutil.copytree(SEEDS, moved)
-    again = {s.doc_id: stages.stage_keys(s, context) for s in discover([moved])}
+    again = {s.doc_id: batches.stage_keys(s, context) for s in discover([moved])}
     assert first == again
-    assert stages.make_context("another-run", engine).stage_ids == context.stage_ids
+    assert batches.make_context("another-run", engine).stage_ids == context.stage_ids
 
 
 # ---- the same through the Prefect flow ----------------------------------------------------

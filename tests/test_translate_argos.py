@@ -7,7 +7,8 @@ from types import SimpleNamespace
 
 import pytest
 
-from ingest.translate import argos, builder, packages
+from bench import argos_builder as builder
+from ingest.translate import argos, make_engine, packages
 from ingest.translate.engine import NOT_NEEDED, TRANSLATED, UNTRANSLATED, UntranslatedEngine
 
 pytest_plugins = ["translate_fixtures"]
@@ -127,11 +128,11 @@ def test_fingerprint_changes_with_the_installed_version(argos_dir, tiny_archives
 
 
 def test_make_engine_picks_argos_only_when_a_package_is_installed(argos_dir, tiny_archives):
-    assert isinstance(argos.make_engine(), UntranslatedEngine)
+    assert isinstance(make_engine(), UntranslatedEngine)
 
     packages.install_from_file(tiny_archives.ja_10)
 
-    assert isinstance(argos.make_engine(), argos.ArgosEngine)
+    assert isinstance(make_engine(), argos.ArgosEngine)
 
 
 def test_target_prefix_from_metadata_is_sent_and_stripped(ja_installed, monkeypatch):

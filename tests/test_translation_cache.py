@@ -7,7 +7,7 @@ import pytest
 
 from ingest.translate import argos, cache, packages
 from ingest.translate.cache import PackageKey
-from ingest.translate.engine import CACHED, TRANSLATED
+from ingest.translate.engine import CACHED, TRANSLATED, CachedEngine
 
 pytest_plugins = ["translate_fixtures"]
 
@@ -69,9 +69,9 @@ def test_bulk_store_and_lookup(con):
 
 
 def test_second_run_translates_nothing(ja_installed, con, counted, fast_settings):
-    first = argos.ArgosEngine(cache=con, settings=fast_settings).translate("ja", SEGMENTS)
+    first = CachedEngine(argos.ArgosEngine(settings=fast_settings), cache.WarehouseCache(con)).translate("ja", SEGMENTS)
     translated_first = sum(counted)
-    second = argos.ArgosEngine(cache=con, settings=fast_settings).translate("ja", SEGMENTS)
+    second = CachedEngine(argos.ArgosEngine(settings=fast_settings), cache.WarehouseCache(con)).translate("ja", SEGMENTS)
 
     assert translated_first == len(SEGMENTS) and sum(counted) == translated_first
     assert {r.status for r in first} == {TRANSLATED}
@@ -81,7 +81,7 @@ def test_second_run_translates_nothing(ja_installed, con, counted, fast_settings
 
 
 def test_repeats_within_a_run_are_translated_once(ja_installed, con, counted, fast_settings):
-    engine = argos.ArgosEngine(cache=con, settings=fast_settings)
+    engine = CachedEngine(argos.ArgosEngine(settings=fast_settings), cache.WarehouseCache(con))
 
     results = engine.translate("ja", SEGMENTS * 3)
 
@@ -91,9 +91,9 @@ def test_repeats_within_a_run_are_translated_once(ja_installed, con, counted, fa
 
 
 def test_only_new_segments_are_translated(ja_installed, con, counted, fast_settings):
-    argos.ArgosEngine(cache=con, settings=fast_settings).translate("ja", SEGMENTS[:2])
+    CachedEngine(argos.ArgosEngine(settings=fast_settings), cache.WarehouseCache(con)).translate("ja", SEGMENTS[:2])
 
-    results = argos.ArgosEngine(cache=con, settings=fast_settings).translate("ja", SEGMENTS)
+    results = CachedEngine(argos.ArgosEngine(settings=fast_settings), cache.WarehouseCache(con)).translate("ja", SEGMENTS)
 
     assert counted == [2, 2]
     assert [r.status for r in results] == [CACHED, CACHED, TRANSLATED, TRANSLATED]
@@ -104,10 +104,10 @@ def test_upgraded_package_retranslates_and_replaces_its_entries(
 ):
     packages.install_from_file(tiny_archives.ja_10)
     cache.store(con, ZH_10, [("你好", "hello (zh)")])
-    argos.ArgosEngine(cache=con, settings=fast_settings).translate("ja", SEGMENTS)
+    CachedEngine(argos.ArgosEngine(settings=fast_settings), cache.WarehouseCache(con)).translate("ja", SEGMENTS)
 
     packages.install_from_file(tiny_archives.ja_11)
-    results = argos.ArgosEngine(cache=con, settings=fast_settings).translate("ja", SEGMENTS)
+    results = CachedEngine(argos.ArgosEngine(settings=fast_settings), cache.WarehouseCache(con)).translate("ja", SEGMENTS)
 
     assert {r.status for r in results} == {TRANSLATED}
     assert {r.engine for r in results} == {"argos:translate-ja_en@1.1"}

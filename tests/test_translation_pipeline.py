@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import shutil
 
-from ingest import warehouse
-from ingest.pipeline import run_pipeline
-from ingest.translate import argos
+from ingest import run_pipeline, warehouse
+from ingest.translate import make_engine
 from seed_fixtures import SEEDS
 
 pytest_plugins = ["translate_fixtures"]
@@ -22,7 +21,7 @@ def test_translation_fidelity_and_the_warehouse_cache(tmp_path, ja_installed, fa
     shutil.copy(SEEDS / "001_dff0537ae45131ec.txt", inputs)
     db = tmp_path / "w.duckdb"
 
-    summary = run_pipeline([inputs], db, tmp_path / "r", engine=argos.make_engine(settings=fast_settings))
+    summary = run_pipeline([inputs], db, tmp_path / "r", engine=make_engine(settings=fast_settings))
     assert summary.missing_pairs == ["zh->en"]
     con = warehouse.connect(db, read_only=True)
     statuses = dict(con.execute("SELECT lang || ':' || translation_status, count(*) FROM segments GROUP BY 1").fetchall())
@@ -40,7 +39,7 @@ def test_translation_fidelity_and_the_warehouse_cache(tmp_path, ja_installed, fa
     first_run_segments = sum(calls)
     edited = inputs / JA_SEED
     edited.write_text(edited.read_text("utf-8") + "\n新しい文が追加された。\n", "utf-8")
-    run_pipeline([inputs], db, None, engine=argos.make_engine(settings=fast_settings))
+    run_pipeline([inputs], db, None, engine=make_engine(settings=fast_settings))
     assert sum(calls) - first_run_segments == 1
     con = warehouse.connect(db, read_only=True)
     assert con.execute("SELECT count(*) FROM segments WHERE doc_id = ? AND translation_status = 'cached'",

@@ -9,8 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from ingest import warehouse
-from ingest.pipeline import run_pipeline
+from ingest import run_pipeline, warehouse
+from ingest.records import DocumentRows
+from ingest.warehouse.load import load_document
 from seed_fixtures import SEEDS
 
 
@@ -26,17 +27,17 @@ def test_duckdb_cli_opens_the_warehouse(seeded_warehouse, tmp_path):
 
 def test_a_failed_load_leaves_no_half_document(tmp_path):
     con = warehouse.connect(tmp_path / "w.duckdb")
-    rows = warehouse.DocumentRows(
+    rows = DocumentRows(
         document={"doc_id": "d", "path": "d", "status": "ok"},
         segments=[{"doc_id": "d", "seg_idx": 0, "text": "a"}],
         entities=[], claims=[], translation_issues=[], anchors=[])
-    warehouse.load_document(con, rows)
-    broken = warehouse.DocumentRows(
+    load_document(con, rows)
+    broken = DocumentRows(
         document={"doc_id": "d", "path": "d", "status": None},  # violates NOT NULL: the load must fail
         segments=[{"doc_id": "d", "seg_idx": 0, "text": "b"}, {"doc_id": "d", "seg_idx": 1, "text": "c"}],
         entities=[], claims=[], translation_issues=[], anchors=[])
     with pytest.raises(Exception):
-        warehouse.load_document(con, broken)
+        load_document(con, broken)
     assert con.execute("SELECT text FROM segments").fetchall() == [("a",)]
     assert con.execute("SELECT status FROM documents").fetchall() == [("ok",)]
 

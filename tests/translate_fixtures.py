@@ -12,7 +12,8 @@ from types import SimpleNamespace
 import pytest
 from argostranslate import settings as argos_settings
 
-from ingest.translate import argos, builder, packages
+from bench import argos_builder as builder
+from ingest.translate import argos, packages
 
 # Enough ja/zh/en text for SentencePiece to cover the characters the tests use.
 TRAINING_TEXT = [

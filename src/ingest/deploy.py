@@ -16,7 +16,7 @@ import os
 from pathlib import Path
 
 PROJECT_ROOT_ENV = "INGEST_PROJECT_ROOT"
-ENTRYPOINT = Path("flows") / "ingest.py"
+ENTRYPOINT = Path("flows") / "deployment.py"
 
 
 def project_root() -> Path:

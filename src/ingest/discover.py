@@ -10,25 +10,11 @@ from __future__ import annotations
 import hashlib
 import os
 import stat
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Iterator
 
-SUPPORTED_SUFFIXES = {".txt": "text", ".md": "markdown", ".markdown": "markdown",
-                      ".html": "html", ".htm": "html"}
-
-
-@dataclass(frozen=True)
-class SourceFile:
-    """One input file as found on disk; `duplicate_of` names the doc_id with the same bytes."""
-
-    doc_id: str
-    path: str
-    fmt: str
-    sha256: str | None
-    size: int | None
-    duplicate_of: str | None = None
-    error: str | None = None
+from .clean import SUPPORTED_SUFFIXES
+from .records import SourceFile
 
 
 def file_sha256(path: Path) -> str:

@@ -21,7 +21,7 @@ from typing import Iterable, Sequence
 import yaml
 
 from . import warehouse
-from .pipeline import run_pipeline
+from .run.runner import run_pipeline
 from .translate.engine import UntranslatedEngine
 
 _SPACES = re.compile(r"\s+")

@@ -1,4 +1,4 @@
-"""The `ingest` Prefect flow: tasks over batches of `ingest.stages`, one DuckDB writer, reports as artifacts.
+"""The `ingest` Prefect flow: tasks over batches of `ingest.run`, one DuckDB writer, reports as artifacts.
 
 What a run looks like in the Prefect UI:
 
@@ -13,9 +13,9 @@ What a run looks like in the Prefect UI:
 An unchanged re-run is `plan` and `check-and-report` only.
 
 Tasks take and return plain data (sources, a `StageContext`, `StagedBatch` manifests), so the
-stage batches run the same on a Dask worker as in this process. The logic is in `ingest.stages`
-and `ingest.pipeline`; this module only schedules it. It lives in the package (not in flows/)
-so Dask workers can import the tasks by name; `flows/ingest.py` is the deployment's entrypoint.
+stage batches run the same on a Dask worker as in this process. The logic is in `ingest.run`;
+this module only schedules it. It lives in the package (not in flows/) so Dask workers can
+import the tasks by name; `flows/deployment.py` is the deployment's entrypoint.
 """
 
 from __future__ import annotations
@@ -38,10 +38,18 @@ from prefect.states import Completed, State
 from prefect.task_runners import ThreadPoolTaskRunner
 from prefect.tasks import exponential_backoff
 
-from . import report, stages, warehouse
+from . import outputs, warehouse
 from .deploy import project_root
-from .discover import SourceFile, discover
-from .pipeline import Run, unchanged
+from .discover import discover
+from .records import DocumentOutcome, SourceFile, Status
+from .run.batches import StageContext, batches, crash_reason, failed_batch, process_batch
+from .run.faults import is_transient
+from .run.loading import load_staged
+from .run.report_cache import report_data
+from .run.runner import Run, RunSummary, unchanged
+from .run.staging import StagedBatch, default_staging_dir
+from .settings import DEFAULTS, RunOptions
+from .warehouse.load import record_run
 
 
 def _transient(task: Any, task_run: Any, state: State) -> bool:
@@ -50,7 +58,7 @@ def _transient(task: Any, task_run: Any, state: State) -> bool:
         error = state.result(raise_on_failure=False)
     except Exception:  # noqa: BLE001 - the result cannot be read: do not retry blindly
         return False
-    return stages.is_transient(error if isinstance(error, BaseException) else None)
+    return is_transient(error if isinstance(error, BaseException) else None)
 
 
 _RETRIES = dict(retry_condition_fn=_transient, retry_jitter_factor=0.5)
@@ -80,26 +88,26 @@ def plan_task(paths: list[str], warehouse_path: str, fingerprint: str) -> Plan:
 # SQLite server stalled ~2 s every few tasks (503, retried) in the 1,000-document benchmark.
 @task(name="stages", task_run_name="stages {label}", cache_policy=NO_CACHE, persist_result=False,
       retries=2, retry_delay_seconds=exponential_backoff(1), **_RETRIES)
-def stages_task(label: str, sources: list[SourceFile], context: stages.StageContext) -> stages.StagedBatch:
+def stages_task(label: str, sources: list[SourceFile], context: StageContext) -> StagedBatch:
     """prepare, translate and extract one batch; its rows go to Parquet staging files."""
-    batch = stages.process_batch(sources, context, isolate=False, label=label)
-    failed = [doc_id for doc_id, (status, _, _) in batch.statuses.items() if status == "failed"]
+    batch = process_batch(sources, context, isolate=False, label=label)
+    failed = [o.doc_id for o in batch.outcomes.values() if o.status == Status.FAILED]
     if failed:
         get_run_logger().warning("%d of %d documents failed: %s", len(failed), len(sources), ", ".join(failed))
     return batch
 
 
-def _run_batches(todo: list[SourceFile], context: stages.StageContext, batch_size: int,
-                 max_concurrency: int) -> list[stages.StagedBatch]:
+def _run_batches(todo: list[SourceFile], context: StageContext, batch_size: int,
+                 max_concurrency: int) -> list[StagedBatch]:
     """Submit the batches, at most `max_concurrency` unfinished at a time.
 
     A batch whose task fails for good is split: each of its documents gets a task of its own,
     so a document that breaks a stage fails its own task and the others are ingested.
     """
     logger = get_run_logger()
-    queue = deque(stages.batches(todo, batch_size))
+    queue = deque(batches(todo, batch_size))
     inflight: dict[Any, tuple[str, list[SourceFile]]] = {}
-    staged: list[stages.StagedBatch] = []
+    staged: list[StagedBatch] = []
     while queue or inflight:
         while queue and len(inflight) < max(1, max_concurrency):
             label, sources = queue.popleft()
@@ -113,9 +121,9 @@ def _run_batches(todo: list[SourceFile], context: stages.StageContext, batch_siz
             logger.warning("batch %s failed (%r); retrying its %d documents one per task", label, result, len(sources))
             queue.extend((f"{label}.{i:03d}", [source]) for i, source in enumerate(sources, 1))
         else:
-            reason = stages.crash_reason(result) if isinstance(result, BaseException) else str(future.state.message)
+            reason = crash_reason(result) if isinstance(result, BaseException) else str(future.state.message)
             logger.error("document %s failed: %s", sources[0].doc_id, reason)
-            staged.append(stages.failed_batch(label, sources, reason, context))
+            staged.append(failed_batch(label, sources, reason, context))
     return staged
 
 
@@ -127,8 +135,8 @@ def write_plan(todo: list[SourceFile], path: Path) -> str:
 
 
 @flow(name="ingest-stages", persist_result=False, validate_parameters=False)
-def ingest_stages(plan_file: str, context: stages.StageContext, batch_size: int = stages.DEFAULT_BATCH_SIZE,
-                  max_concurrency: int = 4) -> list[stages.StagedBatch]:
+def ingest_stages(plan_file: str, context: StageContext, batch_size: int = DEFAULTS.batch_size,
+                  max_concurrency: int = DEFAULTS.max_concurrency) -> list[StagedBatch]:
     """The per-document stages of a plan, in batches on this subflow's task runner (Dask)."""
     todo = [SourceFile(**s) for s in json.loads(Path(plan_file).read_text("utf-8"))]
     return _run_batches(todo, context, batch_size, max_concurrency)
@@ -136,11 +144,11 @@ def ingest_stages(plan_file: str, context: stages.StageContext, batch_size: int 
 
 @task(name="load", cache_policy=NO_CACHE, persist_result=False, retries=3,
       retry_delay_seconds=exponential_backoff(2), **_RETRIES)
-def load_task(warehouse_path: str, staged: list[stages.StagedBatch]) -> dict[str, tuple[str, str | None, str | None]]:
+def load_task(warehouse_path: str, staged: list[StagedBatch]) -> list[DocumentOutcome]:
     """The single DuckDB writer: load every staged batch, one transaction each (a retry skips loaded ones)."""
     con = warehouse.connect(warehouse_path)
     try:
-        return stages.load_staged(con, staged).statuses
+        return load_staged(con, staged)
     finally:
         con.close()
 
@@ -153,26 +161,26 @@ ARTIFACT_MAX_ROWS = 2_000
 
 @task(name="check-and-report", cache_policy=NO_CACHE, persist_result=False, retries=3,
       retry_delay_seconds=exponential_backoff(2), **_RETRIES)
-def report_task(warehouse_path: str, reports_dir: str | None, summary: Any, run_row: dict[str, Any],
+def report_task(warehouse_path: str, reports_dir: str | None, summary: RunSummary, run_row: dict[str, Any],
                 cache_dir: str | None = None) -> list[str]:
     """Record the run, write reports/ and attach the report and the conflicts table to the flow run."""
     con = warehouse.connect(warehouse_path)
     try:
-        warehouse.record_run(con, run_row)
-        data = stages.report_data(con, summary, cache_dir)
+        record_run(con, run_row)
+        data = report_data(con, summary, cache_dir)
     finally:
         con.close()
     if reports_dir:
-        paths, markdown = report.write_report_files(data, reports_dir)
+        paths, markdown = outputs.write_report_files(data, reports_dir)
         summary.report_paths = [str(p) for p in paths]
     else:
-        markdown = report.render_markdown(data)
+        markdown = outputs.render_markdown(data)
     where = summary.report_paths[0] if summary.report_paths else "the `ingest report` output"
     if len(markdown) > ARTIFACT_MAX_CHARS:
         cut = markdown.rfind("\n## ", 0, ARTIFACT_MAX_CHARS)
         markdown = (markdown[:cut if cut > 0 else ARTIFACT_MAX_CHARS] +
                     f"\n\n*The report is {len(markdown):,} characters; the rest is in {where}.*\n")
-    table = report.conflict_table(data)
+    table = outputs.conflict_table(data)
     if len(table) > ARTIFACT_MAX_ROWS:
         table = table[:ARTIFACT_MAX_ROWS] + [{"kind": f"... {len(table) - ARTIFACT_MAX_ROWS:,} more rows in {where}"}]
     create_markdown_artifact(key="consistency-report", markdown=markdown,
@@ -181,7 +189,7 @@ def report_task(warehouse_path: str, reports_dir: str | None, summary: Any, run_
     return summary.report_paths
 
 
-def task_runner(dask: bool = False, dask_address: str | None = None, dask_workers: int = 2):
+def task_runner(dask: bool = False, dask_address: str | None = None, dask_workers: int = DEFAULTS.dask_workers):
     """One local thread (stages are CPU-bound Python and the tokenizers are not thread-safe), or Dask."""
     if dask_address:
         from prefect_dask import DaskTaskRunner
@@ -213,51 +221,52 @@ def _api_reachable_from_workers(dask: bool) -> Iterator[None]:
         yield
 
 
-def _resolve(path: str | Path) -> Path:
-    """Relative parameters are relative to the project root, whatever the working directory."""
-    path = Path(path).expanduser()
-    return path if path.is_absolute() else project_root() / path
-
-
 @flow(name="ingest", persist_result=False, task_runner=ThreadPoolTaskRunner(max_workers=1))
-def ingest(paths: list[str] | None = None, warehouse_path: str = "warehouse/ingest.duckdb",
-           reports_dir: str | None = "reports", batch_size: int = stages.DEFAULT_BATCH_SIZE,
-           max_concurrency: int = 4, dask: bool = False, dask_address: str | None = None,
-           dask_workers: int = 2, stage_cache: bool = True) -> State:
+def ingest(paths: list[str] | None = None, warehouse_path: str = DEFAULTS.warehouse_path,
+           reports_dir: str | None = DEFAULTS.reports_dir, batch_size: int = DEFAULTS.batch_size,
+           max_concurrency: int = DEFAULTS.max_concurrency, dask: bool = DEFAULTS.dask,
+           dask_address: str | None = DEFAULTS.dask_address, dask_workers: int = DEFAULTS.dask_workers,
+           stage_cache: bool = DEFAULTS.stage_cache) -> State:
     """Ingest source articles (default: the project's seeds/) into DuckDB and write the consistency report.
 
-    Relative paths are taken from the project root. `dask` runs the per-document stages on a
-    local Dask cluster of `dask_workers` processes (127.0.0.1), `dask_address` on an existing
-    cluster (tcp://HOST:PORT; its workers must see the same paths). The final state's message
-    says how many documents were loaded, skipped and failed.
+    The parameters are `ingest.settings.RunOptions`. Relative paths are taken from the project
+    root. `dask` runs the per-document stages on a local Dask cluster of `dask_workers` processes
+    (127.0.0.1), `dask_address` on an existing cluster (tcp://HOST:PORT; its workers must see the
+    same paths). The final state's message says how many documents were loaded, skipped and failed.
     """
+    options = RunOptions(paths=tuple(paths or DEFAULTS.paths), warehouse_path=warehouse_path, reports_dir=reports_dir,
+                         batch_size=batch_size, max_concurrency=max_concurrency, dask=dask,
+                         dask_address=dask_address, dask_workers=dask_workers,
+                         stage_cache=stage_cache).resolved(project_root())
+    return _ingest(options)
+
+
+def _ingest(options: RunOptions) -> State:
     logger = get_run_logger()
-    inputs = [str(_resolve(p)) for p in (paths or ["seeds"])]
-    warehouse_file = _resolve(warehouse_path)
-    reports = _resolve(reports_dir) if reports_dir else None
-    run = Run(inputs, warehouse_file, reports, stage_cache=stage_cache)
-    staging = stages.default_staging_dir(warehouse_file) / run.summary.run_id
+    run = Run(options)
+    staging = default_staging_dir(options.warehouse_path) / run.summary.run_id
     context = run.context(staging)
-    use_dask = bool(dask or dask_address)
-    plan = plan_task(inputs, str(warehouse_file), context.fingerprint)
+    plan = plan_task(list(options.paths), options.warehouse_path, context.fingerprint)
     run.summary.n_files, run.summary.skipped = plan.n_files, plan.skipped
-    staged: list[stages.StagedBatch] = []
-    statuses: dict[str, tuple[str, str | None, str | None]] = {}
+    staged: list[StagedBatch] = []
+    outcomes: list[DocumentOutcome] = []
     try:
-        if plan.todo and use_dask:  # a subflow, because a flow's task runner is fixed when it starts
+        if plan.todo and options.uses_dask:  # a subflow, because a flow's task runner is fixed when it starts
             with _api_reachable_from_workers(True):
-                staged = ingest_stages.with_options(task_runner=task_runner(dask, dask_address, dask_workers))(
-                    write_plan(plan.todo, staging / "plan.json"), context, batch_size, max_concurrency)
+                runner = task_runner(options.dask, options.dask_address, options.dask_workers)
+                staged = ingest_stages.with_options(task_runner=runner)(
+                    write_plan(plan.todo, staging / "plan.json"), context, options.batch_size,
+                    options.max_concurrency)
         elif plan.todo:  # this flow's own task runner: one thread
-            staged = _run_batches(plan.todo, context, batch_size, max_concurrency)
+            staged = _run_batches(plan.todo, context, options.batch_size, options.max_concurrency)
         if staged:
-            statuses = load_task(str(warehouse_file), staged)
+            outcomes = load_task(options.warehouse_path, staged)
     finally:
         shutil.rmtree(staging, ignore_errors=True)
         with contextlib.suppress(OSError):
             staging.parent.rmdir()  # only if no other run is staging there
-    run.account(staged, statuses)
-    report_task(str(warehouse_file), str(reports) if reports else None, run.summary, run.row(),
+    run.account(staged, outcomes)
+    report_task(options.warehouse_path, options.reports_dir, run.summary, run.row(),
                 str(run.cache_dir) if run.cache_dir else None)
     summary = run.summary
     logger.info(summary.line())
@@ -269,5 +278,5 @@ def ingest(paths: list[str] | None = None, warehouse_path: str = "warehouse/inge
               "skipped": len(summary.skipped), "failed": len(summary.failed),
               "duplicates": len(summary.duplicates), "missing_pairs": summary.missing_pairs,
               "reports": summary.report_paths, "errors": summary.failed, "work": summary.work,
-              "cached": summary.cached, "warehouse": str(warehouse_file), "workers": workers}
+              "cached": summary.cached, "warehouse": options.warehouse_path, "workers": workers}
     return Completed(message=summary.line(), data=result)

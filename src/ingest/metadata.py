@@ -5,26 +5,36 @@ from __future__ import annotations
 import datetime as dt
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
-from .clean import HEADING, Cleaned
+from .lang import profiles
+from .records import HEADING, Cleaned, Metadata
 
 _HEAD_BLOCKS = 12
 _DATE = re.compile(r"(?P<y>(?:19|20)\d{2})\s*(?:年|[-/.])\s*(?P<m>\d{1,2})\s*(?:月|[-/.])\s*(?P<d>\d{1,2})\s*日?")
 _LABEL = r"\s*[:：]\s*"
-_PUBLISHED = re.compile(rf"^(?:发布|發布|公開|公开|投稿|published|date|日期|公開日|更新){_LABEL}", re.I)
-_URL_LINE = re.compile(rf"^(?:原文|元記事|original|source|出典){_LABEL}<?(?P<url>https?://\S+?)>?$", re.I)
-_TRANSLATOR = re.compile(rf"^(?:译者|譯者|翻訳|翻译者|translator){_LABEL}(?P<who>.+)$", re.I)
-_AUTHOR = re.compile(rf"^(?:作者|著者|author|by){_LABEL}(?P<who>.+)$", re.I)
 _TITLE_MAX = 160
 
 
 @dataclass(frozen=True)
-class Metadata:
-    title: str | None = None
-    published_at: dt.date | None = None
-    source_url: str | None = None
-    translator: str | None = None
-    author: str | None = None
+class _LabelledLines:
+    published: re.Pattern
+    source_url: re.Pattern
+    translator: re.Pattern
+    author: re.Pattern
+
+
+@lru_cache(maxsize=1)
+def _labelled_lines() -> _LabelledLines:
+    """Patterns of the labelled metadata lines, with the labels of every language profile."""
+    def labels(kind: str) -> str:
+        words = sorted({w for p in profiles().values() for w in p.metadata_labels.get(kind, ())}, key=len, reverse=True)
+        return "|".join(map(re.escape, words)) or "(?!)"
+    return _LabelledLines(
+        published=re.compile(rf"^(?:{labels('published')}){_LABEL}", re.I),
+        source_url=re.compile(rf"^(?:{labels('source')}){_LABEL}<?(?P<url>https?://\S+?)>?$", re.I),
+        translator=re.compile(rf"^(?:{labels('translator')}){_LABEL}(?P<who>.+)$", re.I),
+        author=re.compile(rf"^(?:{labels('author')}){_LABEL}(?P<who>.+)$", re.I))
 
 
 def parse_date(text: str) -> dt.date | None:
@@ -64,16 +74,16 @@ def _first_match(pattern: re.Pattern, lines: list[str], group: str) -> str | Non
 
 def extract_metadata(cleaned: Cleaned) -> Metadata:
     """Title, publication date, original URL, translator and author where the article states them."""
-    front = cleaned.front_matter
+    front, patterns = cleaned.front_matter, _labelled_lines()
     lines = [block.text for block in cleaned.blocks[:_HEAD_BLOCKS]]
     published = _front_matter_date(front.get("date"))
     if published is None:
-        labelled = [line for line in lines if _PUBLISHED.match(line)]
+        labelled = [line for line in lines if patterns.published.match(line)]
         published = next(filter(None, map(parse_date, labelled + lines)), None)
     return Metadata(
         title=_title(cleaned),
         published_at=published,
-        source_url=_first_match(_URL_LINE, lines, "url"),
-        translator=_first_match(_TRANSLATOR, lines, "who"),
-        author=str(front["author"]) if front.get("author") else _first_match(_AUTHOR, lines, "who"),
+        source_url=_first_match(patterns.source_url, lines, "url"),
+        translator=_first_match(patterns.translator, lines, "who"),
+        author=str(front["author"]) if front.get("author") else _first_match(patterns.author, lines, "who"),
     )

@@ -17,9 +17,11 @@ from __future__ import annotations
 
 import codecs
 import unicodedata
-from dataclasses import dataclass
 
 from charset_normalizer import from_bytes
+
+from .errors import ReadError
+from .records import Decoded
 
 _BOMS = ((codecs.BOM_UTF8, "utf-8-sig"), (codecs.BOM_UTF32_LE, "utf-32"),
          (codecs.BOM_UTF32_BE, "utf-32"), (codecs.BOM_UTF16_LE, "utf-16"),
@@ -39,18 +41,6 @@ _UTF8_MAX_BAD_SHARE = 0.02
 _LENIENT_MAX_CHAOS = 0.35
 # UTF-16 text without a BOM: decoded, this share of characters must be printable.
 _UTF16_MIN_PRINTABLE = 0.95
-
-
-class ReadError(ValueError):
-    """The bytes are not a text document we can decode; the message says why and what to do."""
-
-
-@dataclass(frozen=True)
-class Decoded:
-    text: str
-    encoding: str
-    # Set when the text was decoded despite damage (invalid UTF-8 bytes replaced).
-    warning: str | None = None
 
 
 def _bom_encoding(raw: bytes) -> str | None:

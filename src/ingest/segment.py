@@ -13,11 +13,13 @@ import re
 from dataclasses import dataclass
 from typing import Iterator
 
-from .clean import HEADING, Cleaned
+from .lang import sentence_end_chars
+from .records import HEADING, PARAGRAPH, Cleaned
 
 MAX_SEGMENT_CHARS = 400
 _CLOSERS = "」』）)\"”’】〕》>"
-_HARD_END = re.compile(rf"[。!?！？]+[{re.escape(_CLOSERS)}]*")
+# A sentence ends at ! ? and every language's own sentence ends (。！？), with the brackets it closes.
+_HARD_END = re.compile(rf"[!?{re.escape(sentence_end_chars())}]+[{re.escape(_CLOSERS)}]*")
 # A full stop ends a sentence only before whitespace and a capital or CJK character,
 # so "torch.compile", "2.5" and "e.g. this" stay whole.
 _LATIN_END = re.compile(r"(?<![A-Z])(?<!\be\.g)(?<!\bi\.e)(?<!\betc)(?<!\bvs)(?<!\bFig)(?<!\bNo)\.(?=\s+[A-Z\u3040-\u30ff\u4e00-\u9fff])")
@@ -74,7 +76,7 @@ def segment(cleaned: Cleaned) -> list[Segment]:
     for block_idx, (offset, block) in enumerate(cleaned.block_offsets()):
         if block.kind == HEADING:
             section = block.text
-        spans = [(0, len(block.text))] if block.kind != "paragraph" else _sentence_spans(block.text)
+        spans = [(0, len(block.text))] if block.kind != PARAGRAPH else _sentence_spans(block.text)
         for start, end in spans:
             segments.append(Segment(len(segments), block_idx, block.kind, block.text[start:end],
                                     offset + start, offset + end, section))

@@ -1,0 +1,112 @@
+"""Language profiles: everything language-specific, as data, one folder per language.
+
+A profile folder `<code>/` holds `language.yaml` (facts: the spaCy pipeline, how the
+script is recognised, numerals and magnitudes, sentence ends, the month suffix, metadata
+labels, whether headings name their subject last) and optionally `rules.yaml` (entity
+rules: maturity words, counters, attribute words, section headings). `common.yaml` holds
+the rules every language shares (products, hardware, units...).
+
+Adding a language is adding a folder: here, or in a folder named by the environment
+variable INGEST_LANGUAGE_DIRS (os.pathsep-separated), which is read when the profiles are
+first loaded. A language without a profile is read with the English rules.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from functools import lru_cache
+from importlib import resources
+from importlib.resources.abc import Traversable
+from pathlib import Path
+from typing import Any, Iterator
+
+import yaml
+
+LANGUAGE_DIRS_ENV = "INGEST_LANGUAGE_DIRS"
+FALLBACK = "en"
+
+
+@dataclass(frozen=True)
+class Script:
+    """How language identification recognises a language from its characters."""
+
+    letters: str = ""          # a regex character class of letters only this language writes
+    min_share: float = 0.0     # ...as a share of those letters plus Han characters
+    han: bool = False          # Han text without another language's letters is this language
+    han_never: str = ""        # Han characters this language never writes (they mark quoted Chinese)
+    variants: dict[str, str] = field(default_factory=dict)  # variant -> characters only it writes
+
+
+@dataclass(frozen=True)
+class LanguageProfile:
+    code: str
+    name: str
+    spacy_lang: str
+    tokenizer: dict[str, Any] | None
+    head_final: bool
+    sentence_ends: str
+    numerals: dict[str, int]
+    magnitudes: dict[str, float]
+    month_suffix: str | None
+    metadata_labels: dict[str, list[str]]
+    script: Script
+    extends: tuple[str, ...]
+    rules: dict[str, Any]
+    files: tuple[tuple[str, bytes], ...]  # (name, content) of the profile's files: what its output depends on
+
+
+def _yaml(node: Traversable) -> dict[str, Any]:
+    return yaml.safe_load(node.read_text("utf-8")) or {}
+
+
+def _profile(folder: Traversable) -> LanguageProfile:
+    facts_file, rules_file = folder / "language.yaml", folder / "rules.yaml"
+    facts = _yaml(facts_file)
+    rules = _yaml(rules_file) if rules_file.is_file() else {}
+    code = facts["code"]
+    spacy = facts.get("spacy") or {}
+    files = tuple((f"{code}/{node.name}", node.read_bytes()) for node in (facts_file, rules_file) if node.is_file())
+    return LanguageProfile(
+        code=code, name=facts.get("name", code), spacy_lang=spacy.get("lang", FALLBACK),
+        tokenizer=spacy.get("tokenizer"), head_final=bool(facts.get("head_final")),
+        sentence_ends=facts.get("sentence_ends", ""), numerals=dict(facts.get("numerals") or {}),
+        magnitudes={k: float(v) for k, v in (facts.get("magnitudes") or {}).items()},
+        month_suffix=facts.get("month_suffix"), metadata_labels=dict(facts.get("metadata_labels") or {}),
+        script=Script(**(facts.get("script") or {})), extends=tuple(facts.get("extends") or ()),
+        rules=rules, files=files)
+
+
+def _folders() -> Iterator[Traversable]:
+    yield from (node for node in resources.files(__name__).iterdir() if (node / "language.yaml").is_file())
+    for extra in filter(None, os.environ.get(LANGUAGE_DIRS_ENV, "").split(os.pathsep)):
+        yield from (folder for folder in sorted(Path(extra).iterdir()) if (folder / "language.yaml").is_file())
+
+
+@lru_cache(maxsize=1)
+def profiles() -> dict[str, LanguageProfile]:
+    """Every language profile by code; a profile in INGEST_LANGUAGE_DIRS replaces a built-in one."""
+    return {profile.code: profile for profile in map(_profile, sorted(_folders(), key=lambda f: f.name))}
+
+
+def profile(code: str | None) -> LanguageProfile:
+    """The profile of `code`, else English's (the rules for text in a language without a profile)."""
+    known = profiles()
+    return known.get(code or FALLBACK) or known[FALLBACK]
+
+
+@lru_cache(maxsize=1)
+def common_rules() -> dict[str, Any]:
+    """The rules every language shares (`common.yaml`)."""
+    return _yaml(resources.files(__name__) / "common.yaml")
+
+
+def data_files() -> list[tuple[str, bytes]]:
+    """(name, content) of every file the profiles and the common rules were read from."""
+    common = resources.files(__name__) / "common.yaml"
+    return [("common.yaml", common.read_bytes())] + [f for p in profiles().values() for f in p.files]
+
+
+def sentence_end_chars() -> str:
+    """The hard sentence ends of every language (。！？ ...), besides . ! ?"""
+    return "".join(sorted({char for p in profiles().values() for char in p.sentence_ends}))

@@ -21,23 +21,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import ctranslate2
-import duckdb
 import packaging.version
 import sentencepiece
 from argostranslate import package as argos_package
 
-from ingest.translate import cache as translation_cache
-from ingest.translate.engine import (
-    CACHED,
-    NOT_NEEDED,
-    TRANSLATED,
-    Translation,
-    TranslationEngine,
-    UntranslatedEngine,
-)
-from ingest.translate.packages import InstalledPackage, list_installed
-
-TARGET_LANGUAGE = "en"
+from .cache import PackageKey, engine_label
+from .engine import NOT_NEEDED, TARGET_LANGUAGE, TRANSLATED, Translation, UntranslatedEngine
+from .packages import InstalledPackage, list_installed
 
 
 @dataclass(frozen=True)
@@ -139,15 +129,8 @@ class ArgosEngine:
 
     name = "argos"
 
-    def __init__(
-        self,
-        cache: duckdb.DuckDBPyConnection | translation_cache.SnapshotCache | None = None,
-        settings: ArgosSettings | None = None,
-        packages: Sequence[InstalledPackage] | None = None,
-    ) -> None:
-        # A warehouse connection is read and written directly; a SnapshotCache serves engines
-        # that run where the warehouse cannot be written.
-        self.cache = translation_cache.WarehouseCache(cache) if isinstance(cache, duckdb.DuckDBPyConnection) else cache
+    def __init__(self, settings: ArgosSettings | None = None,
+                 packages: Sequence[InstalledPackage] | None = None) -> None:
         self.settings = settings or ArgosSettings()
         found = list_installed() if packages is None else packages
         self.packages = _newest_to_english(found)
@@ -165,6 +148,13 @@ class ArgosEngine:
         sources = {base_language(lang) for lang in langs} - {TARGET_LANGUAGE}
         return sorted(f"{src}->{TARGET_LANGUAGE}" for src in sources - self.packages.keys())
 
+    def package_key(self, lang: str) -> PackageKey | None:
+        package = self.packages.get(base_language(lang))
+        return PackageKey(package.package_id, package.version) if package else None
+
+    def package_keys(self) -> list[PackageKey]:
+        return [PackageKey(p.package_id, p.version) for p in self.packages.values()]
+
     def translate(self, lang: str, texts: Sequence[str]) -> list[Translation]:
         source = base_language(lang)
         if source == TARGET_LANGUAGE:
@@ -172,37 +162,15 @@ class ArgosEngine:
         package = self.packages.get(source)
         if package is None:
             return self._no_package.translate(source, texts)
-        return self._translate_with(package, texts)
-
-    def _translate_with(self, package: InstalledPackage, texts: Sequence[str]) -> list[Translation]:
-        key = translation_cache.PackageKey(package.package_id, package.version)
-        label = f"argos:{key.package_id}@{key.version}"
-        # Each distinct segment is translated at most once per call, and never if cached.
+        label = engine_label(self.name, PackageKey(package.package_id, package.version))
+        # Each distinct segment is translated once per call; blank ones need nothing.
         distinct = list(dict.fromkeys(text for text in texts if text.strip()))
-        cached = self._cached(key, distinct)
-        todo = [text for text in distinct if text not in cached]
-        fresh = dict(zip(todo, self._model(package).translate(todo), strict=True)) if todo else {}
-        if self.cache is not None and fresh:
-            self.cache.store(key, fresh.items())
-        return [_outcome(text, cached, fresh, label) for text in texts]
-
-    def _cached(self, key: translation_cache.PackageKey, texts: list[str]) -> dict[str, str]:
-        return {} if self.cache is None else self.cache.lookup(key, texts)
-
-    def package_keys(self) -> list[translation_cache.PackageKey]:
-        """The cache keys of the installed packages this engine uses."""
-        return [translation_cache.PackageKey(p.package_id, p.version) for p in self.packages.values()]
+        english = dict(zip(distinct, self._model(package).translate(distinct), strict=True)) if distinct else {}
+        return [Translation(english[text], TRANSLATED, label) if text in english else Translation(text, NOT_NEEDED)
+                for text in texts]
 
     def _model(self, package: InstalledPackage) -> PairModel:
         return load_pair_model(package.path, package.version, self.settings)
-
-
-def _outcome(text: str, cached: dict[str, str], fresh: dict[str, str], label: str) -> Translation:
-    if text in cached:
-        return Translation(cached[text], CACHED, label)
-    if text in fresh:
-        return Translation(fresh[text], TRANSLATED, label)
-    return Translation(text, NOT_NEEDED)  # blank: nothing to translate
 
 
 def base_language(lang: str) -> str:
@@ -223,13 +191,3 @@ def _version_order(version: str) -> packaging.version.Version:
         return packaging.version.Version(version)
     except packaging.version.InvalidVersion:
         return packaging.version.Version("0")
-
-
-def make_engine(
-    cache: duckdb.DuckDBPyConnection | translation_cache.SnapshotCache | None = None, settings: ArgosSettings | None = None
-) -> TranslationEngine:
-    """ArgosEngine if any `xx->en` package is installed, else an UntranslatedEngine."""
-    installed = list_installed()
-    if any(p.to_code == TARGET_LANGUAGE for p in installed):
-        return ArgosEngine(cache=cache, settings=settings, packages=installed)
-    return UntranslatedEngine()

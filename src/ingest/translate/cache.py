@@ -22,6 +22,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
 import duckdb
 
@@ -46,6 +47,19 @@ class PackageKey:
 
     package_id: str
     version: str
+
+
+class TranslationCache(Protocol):
+    """Where translations of a package are looked up and stored."""
+
+    def lookup(self, key: PackageKey, texts: Sequence[str]) -> dict[str, str]: ...
+
+    def store(self, key: PackageKey, pairs: Iterable[tuple[str, str]]) -> int: ...
+
+
+def engine_label(engine_name: str, key: PackageKey) -> str:
+    """`segments.translation_engine` of a segment this package translated: 'argos:translate-ja_en@1.1'."""
+    return f"{engine_name}:{key.package_id}@{key.version}"
 
 
 def ensure_schema(con: duckdb.DuckDBPyConnection) -> None:
@@ -148,16 +162,17 @@ def snapshot(con: duckdb.DuckDBPyConnection, keys: Iterable[PackageKey]) -> Snap
 
 
 def store_from_segments(con: duckdb.DuckDBPyConnection, doc_ids: Sequence[str]) -> int:
-    """File the translations loaded with `doc_ids` into the cache (engine label 'argos:ID@VERSION')."""
+    """File the translations loaded with `doc_ids` into the cache (the segments' `engine_label`s name the package)."""
     if not doc_ids:
         return 0
     ensure_schema(con)
     rows = con.execute(
         """
-        SELECT DISTINCT split_part(translation_engine[7:], '@', 1), split_part(translation_engine, '@', 2), text, text_en
+        SELECT DISTINCT split_part(split_part(translation_engine, ':', 2), '@', 1),
+               split_part(translation_engine, '@', 2), text, text_en
         FROM segments
         WHERE doc_id IN (SELECT unnest(?::VARCHAR[])) AND translation_status = 'translated'
-          AND translation_engine LIKE 'argos:%@%' AND text_en IS NOT NULL
+          AND translation_engine LIKE '%:%@%' AND text_en IS NOT NULL
         """, [list(doc_ids)]).fetchall()
     by_key: dict[PackageKey, list[tuple[str, str]]] = {}
     for package_id, version, text, text_en in rows:

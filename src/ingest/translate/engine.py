@@ -1,8 +1,8 @@
-"""The translation engine interface shared by every engine and the pipeline.
+"""The translation engine interface, the engine used without packages, and the cache wrapper.
 
-Segments, not documents, are the unit of translation: the pipeline hands an
-engine every segment of a run for one source language at once so that real
-engines can batch across documents.
+Segments, not documents, are the unit of translation: the pipeline hands an engine
+every segment of a run for one source language at once so that real engines can batch
+across documents.
 """
 
 from __future__ import annotations
@@ -10,10 +10,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Protocol, Sequence
 
+from ..errors import install_hint
+from .cache import PackageKey, TranslationCache, engine_label
+
 TRANSLATED = "translated"
 CACHED = "cached"
 UNTRANSLATED = "untranslated"
 NOT_NEEDED = "not_needed"
+TARGET_LANGUAGE = "en"
 
 
 @dataclass(frozen=True)
@@ -31,6 +35,11 @@ class TranslationEngine(Protocol):
 
     name: str
 
+    @property
+    def fingerprint(self) -> str:
+        """What decides the output (models, versions, decoding settings): it changes when they do."""
+        ...
+
     def translate(self, lang: str, texts: Sequence[str]) -> list[Translation]:
         """Translate `texts` (all in `lang`) to English, one result per input, same order."""
         ...
@@ -39,24 +48,71 @@ class TranslationEngine(Protocol):
         """The `xx->en` pairs among `langs` this engine cannot translate."""
         ...
 
+    def package_key(self, lang: str) -> PackageKey | None:
+        """The model that translates `lang`, as the translation cache names it; None if none does."""
+        ...
+
+    def package_keys(self) -> list[PackageKey]:
+        """Every model this engine uses."""
+        ...
+
 
 class UntranslatedEngine:
     """The engine used when no translation package is installed: records why, translates nothing."""
 
     name = "none"
+    fingerprint = "none"
 
     def __init__(self, reason: str | None = None) -> None:
-        self.reason = reason or (
-            "no translation package installed for {pair}; install one with "
-            "`ingest models install {lang}` (online) or "
-            "`ingest models install --from PATH.argosmodel`"
-        )
+        self.reason = reason or "no translation package installed for {pair}; {hint}"
 
     def translate(self, lang: str, texts: Sequence[str]) -> list[Translation]:
-        if lang == "en":
+        if lang == TARGET_LANGUAGE:
             return [Translation(text, NOT_NEEDED) for text in texts]
-        reason = self.reason.format(pair=f"{lang}->en", lang=lang)
+        reason = self.reason.format(pair=f"{lang}->{TARGET_LANGUAGE}", lang=lang, hint=install_hint(lang))
         return [Translation(None, UNTRANSLATED, None, reason) for _ in texts]
 
     def missing_pairs(self, langs: Sequence[str]) -> list[str]:
-        return sorted({f"{lang}->en" for lang in langs if lang != "en"})
+        return sorted({f"{lang}->{TARGET_LANGUAGE}" for lang in langs if lang != TARGET_LANGUAGE})
+
+    def package_key(self, lang: str) -> PackageKey | None:
+        return None
+
+    def package_keys(self) -> list[PackageKey]:
+        return []
+
+
+class CachedEngine:
+    """An engine behind a translation cache: cached segments are answered from it, the rest
+    are translated by the engine and stored."""
+
+    def __init__(self, engine: TranslationEngine, cache: TranslationCache) -> None:
+        self.engine, self.cache = engine, cache
+        self.name = engine.name
+
+    @property
+    def fingerprint(self) -> str:
+        return self.engine.fingerprint
+
+    def missing_pairs(self, langs: Sequence[str]) -> list[str]:
+        return self.engine.missing_pairs(langs)
+
+    def package_key(self, lang: str) -> PackageKey | None:
+        return self.engine.package_key(lang)
+
+    def package_keys(self) -> list[PackageKey]:
+        return self.engine.package_keys()
+
+    def translate(self, lang: str, texts: Sequence[str]) -> list[Translation]:
+        key = self.package_key(lang)
+        if key is None:
+            return self.engine.translate(lang, texts)
+        cached = self.cache.lookup(key, list(dict.fromkeys(texts)))
+        todo = list(dict.fromkeys(text for text in texts if text not in cached))
+        fresh = dict(zip(todo, self.engine.translate(lang, todo), strict=True))
+        stored = [(text, result.text_en) for text, result in fresh.items()
+                  if result.status == TRANSLATED and result.text_en is not None]
+        if stored:
+            self.cache.store(key, stored)
+        label = engine_label(self.name, key)
+        return [Translation(cached[text], CACHED, label) if text in cached else fresh[text] for text in texts]

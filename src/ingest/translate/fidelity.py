@@ -26,7 +26,8 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
-from ingest.numbers import NUMBER_RE, Number, parse_number, to_halfwidth, values_agree
+from ..extract.numbers import NUMBER_RE, Number, parse_number, to_halfwidth, values_agree
+from ..lang import profile
 
 # --------------------------------------------------------------------------- data
 
@@ -51,7 +52,6 @@ MONTH_NAMES = (
 )
 # "1/N of" is as often rendered "N times less" as "a quarter of".
 FRACTION_WORDS = {2: ("half", "halve", "halved"), 3: ("third",), 4: ("quarter", "fourth")}
-MONTH_SUFFIX = {"ja": "月", "zh": "月"}
 
 # --------------------------------------------------------------------------- patterns
 
@@ -200,7 +200,7 @@ def _number_issues(
                 yield _missing("percent", f"{written}%")
         elif _is_month(src, match, number, lang):
             if not (_has_quantity(quantities, number) or _has_month_name(dst, number)):
-                yield _missing("number", written + MONTH_SUFFIX[lang])
+                yield _missing("number", written + (profile(lang).month_suffix or ""))
         elif not _has_quantity(quantities, number):
             yield _missing("number", written)
 
@@ -210,7 +210,7 @@ def _is_plain_one(written: str, number: Number) -> bool:
 
 
 def _is_month(src: str, match: re.Match, number: Number, lang: str) -> bool:
-    suffix = MONTH_SUFFIX.get(lang)
+    suffix = profile(lang).month_suffix  # 月 in Japanese and Chinese; none in English
     is_month_number = number.value.is_integer() and 1 <= number.value <= 12
     return bool(suffix) and is_month_number and src.startswith(suffix, match.end())
 

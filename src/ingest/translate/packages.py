@@ -6,31 +6,32 @@ which argostranslate computes once, at import, from `ARGOS_PACKAGES_DIR` (enviro
 else `~/.local/share/argos-translate/packages`. Set the variable before the first import.
 
 Installing does not use `argostranslate.package.install_from_path`, which extracts any zip
-as is: archives are checked first (layout, metadata, paths, sizes), extracted into a hidden
+as is: archives are checked first (`archive`: layout, metadata, paths, sizes), extracted into a hidden
 staging folder inside the package directory and renamed into place, so a refused or failed
 install leaves nothing behind and a half-extracted package is never visible.
 """
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import shutil
-import stat
 import tempfile
 import threading
 import time
 import urllib.request
-import zipfile
 from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 
 import ctranslate2
 import sentencepiece
 from argostranslate import package as argos_package
 from argostranslate import settings as argos_settings
+
+from ..errors import INSTALL_FROM_FILE, PackageError
+from . import archive as archive_file
+from .archive import ArchiveLimits
 
 # Hidden names so that neither we nor a human mistake them for packages.
 STAGING_PREFIX = ".ingest-staging-"
@@ -39,33 +40,9 @@ TRASH_PREFIX = ".ingest-trash-"
 STALE_SECONDS = 24 * 3600
 
 INDEX_TIMEOUT_SECONDS = 5.0
-OFFLINE_HINT = "install from a file instead: `ingest models install --from PATH.argosmodel`"
+OFFLINE_HINT = f"install from a file instead: `{INSTALL_FROM_FILE}`"
 
-VOCABULARY_FILES = (
-    ("shared_vocabulary.txt",),
-    ("shared_vocabulary.json",),
-    ("source_vocabulary.txt", "target_vocabulary.txt"),
-    ("source_vocabulary.json", "target_vocabulary.json"),
-)
-LANGUAGE_CODE_RE = re.compile(r"^[a-z]{2,3}(?:[_-][A-Za-z0-9]{2,8})?$")
 PAIR_RE = re.compile(r"^\s*(?P<src>[A-Za-z-]+?)\s*(?:->|_|→)\s*(?P<dst>[A-Za-z-]+)\s*$")
-MAX_METADATA_BYTES = 1 << 20
-RATIO_CHECK_MIN_BYTES = 1 << 20
-COPY_CHUNK_BYTES = 1 << 20
-
-
-class PackageError(Exception):
-    """Any failure to validate, install, find or remove a translation package."""
-
-
-@dataclass(frozen=True)
-class ArchiveLimits:
-    """Bounds an archive must respect before and while it is extracted."""
-
-    max_total_bytes: int = 2 << 30
-    # Real packages compress a few-fold at most (vocabularies); zip bombs reach 1000:1.
-    max_ratio: float = 200.0
-    max_members: int = 10_000
 
 
 @dataclass(frozen=True)
@@ -182,146 +159,6 @@ def _delete_atomically(directory: Path) -> None:
     shutil.rmtree(trash, ignore_errors=True)
 
 
-# ----------------------------------------------------------------------------- validating
-
-
-@dataclass(frozen=True)
-class _Manifest:
-    """What validation learned about an archive: its folder and its files."""
-
-    top: str
-    files: tuple[zipfile.ZipInfo, ...]
-
-
-def _open_zip(path: Path) -> zipfile.ZipFile:
-    if not path.is_file():
-        raise PackageError(f"{path} does not exist or is not a file; check the path")
-    try:
-        return zipfile.ZipFile(path)
-    except zipfile.BadZipFile as exc:
-        raise PackageError(
-            f"{path} is not a valid .argosmodel: not a zip archive, or truncated ({exc}); "
-            "download the package again"
-        ) from exc
-
-
-def _validate(archive: zipfile.ZipFile, limits: ArchiveLimits) -> _Manifest:
-    members = archive.infolist()
-    _check_member_count(members, limits)
-    for info in members:
-        _check_member_name(info)
-        _check_member_type(info)
-    _check_sizes(members, limits)
-    top = _single_top_folder(members)
-    files = tuple(m for m in members if not m.is_dir())
-    names = {PurePosixPath(m.filename).relative_to(top).as_posix() for m in files}
-    _check_layout(names, top)
-    _check_metadata(archive, f"{top}/metadata.json")
-    return _Manifest(top=top, files=files)
-
-
-def _refuse(archive_problem: str) -> PackageError:
-    return PackageError(
-        f"refusing to install: {archive_problem}; this is not a well-formed Argos package — "
-        "use an official .argosmodel file or rebuild the package"
-    )
-
-
-def _check_member_count(members: Sequence[zipfile.ZipInfo], limits: ArchiveLimits) -> None:
-    if not members:
-        raise _refuse("the archive is empty")
-    if len(members) > limits.max_members:
-        raise _refuse(f"the archive has {len(members)} entries (limit {limits.max_members})")
-    names = [m.filename for m in members]
-    if len(set(names)) != len(names):
-        raise _refuse("the archive lists the same path twice")
-
-
-def _check_member_name(info: zipfile.ZipInfo) -> None:
-    name = info.filename
-    if "\\" in name or "\x00" in name:
-        raise _refuse(f"entry {name!r} contains a backslash or NUL byte")
-    if name.startswith("/") or re.match(r"^[A-Za-z]:", name):
-        raise _refuse(f"entry {name!r} is an absolute path")
-    if any(part in ("..", ".") for part in PurePosixPath(name).parts) or "//" in name:
-        raise _refuse(f"entry {name!r} contains '..', '.' or an empty path component")
-
-
-def _check_member_type(info: zipfile.ZipInfo) -> None:
-    # Some zip tools store permission bits without a file type; only a stated type counts.
-    file_type = stat.S_IFMT(info.external_attr >> 16)
-    if file_type == stat.S_IFLNK:
-        raise _refuse(f"entry {info.filename!r} is a symbolic link")
-    if file_type not in (0, stat.S_IFREG, stat.S_IFDIR):
-        raise _refuse(f"entry {info.filename!r} is not a regular file or folder")
-
-
-def _check_sizes(members: Sequence[zipfile.ZipInfo], limits: ArchiveLimits) -> None:
-    total = sum(m.file_size for m in members)
-    if total > limits.max_total_bytes:
-        raise _refuse(
-            f"it would unpack to {total:,} bytes, more than the {limits.max_total_bytes:,} "
-            "byte limit"
-        )
-    for info in members:
-        ratio = info.file_size / max(info.compress_size, 1)
-        # Small files may legitimately compress very well; only large ones can bomb.
-        if info.file_size > RATIO_CHECK_MIN_BYTES and ratio > limits.max_ratio:
-            raise _refuse(
-                f"entry {info.filename!r} expands {ratio:.0f}-fold (limit "
-                f"{limits.max_ratio:.0f}), the signature of a zip bomb"
-            )
-
-
-def _single_top_folder(members: Sequence[zipfile.ZipInfo]) -> str:
-    tops = {PurePosixPath(m.filename).parts[0] for m in members}
-    if len(tops) != 1:
-        shown = ", ".join(sorted(tops)[:5])
-        raise _refuse(f"expected exactly one top-level folder, found {len(tops)}: {shown}")
-    top = tops.pop()
-    top_is_a_file = any(m.filename == top for m in members)  # folders are listed as "top/"
-    if top.startswith(".") or top_is_a_file:
-        raise _refuse(f"the top-level entry {top!r} must be a visible folder")
-    return top
-
-
-def _check_layout(names: set[str], top: str) -> None:
-    required = {
-        "metadata.json": "metadata.json",
-        "model/model.bin": "model/model.bin (the CTranslate2 model)",
-        "sentencepiece.model": "sentencepiece.model (the SentencePiece tokenizer)",
-    }
-    for name, what in required.items():
-        if name not in names:
-            raise _refuse(f"{top}/ is missing {what}")
-    if not any(all(f"model/{v}" in names for v in group) for group in VOCABULARY_FILES):
-        raise _refuse(f"{top}/model/ is missing its vocabulary (e.g. shared_vocabulary.txt)")
-
-
-def _check_metadata(archive: zipfile.ZipFile, name: str) -> None:
-    info = archive.getinfo(name)
-    if info.file_size > MAX_METADATA_BYTES:
-        raise _refuse(f"{name} is {info.file_size:,} bytes, far too large for metadata")
-    try:
-        with archive.open(info) as handle:
-            metadata = json.loads(handle.read(MAX_METADATA_BYTES + 1).decode("utf-8"))
-    except (zipfile.BadZipFile, OSError, EOFError) as exc:
-        raise _refuse(f"{name} cannot be read ({exc})") from exc
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise _refuse(f"{name} is not valid UTF-8 JSON ({exc})") from exc
-    if not isinstance(metadata, dict):
-        raise _refuse(f"{name} is not a JSON object")
-    for key in ("from_code", "to_code"):
-        value = metadata.get(key)
-        if not isinstance(value, str) or not LANGUAGE_CODE_RE.match(value):
-            raise _refuse(f"{name} has no valid {key!r} (got {value!r})")
-    version = metadata.get("package_version")
-    if not isinstance(version, str) or not version.strip():
-        raise _refuse(f"{name} has no 'package_version'")
-    if metadata.get("type", "translate") != "translate":
-        raise _refuse(f"{name} declares type {metadata.get('type')!r}, not a translation package")
-
-
 # ----------------------------------------------------------------------------- installing
 
 
@@ -331,11 +168,11 @@ def install_from_file(path: Path | str, limits: ArchiveLimits = ArchiveLimits())
     destination_root = package_dir()
     destination_root.mkdir(parents=True, exist_ok=True)
     _sweep_stale(destination_root)
-    with _open_zip(path) as archive:
-        manifest = _validate(archive, limits)
+    with archive_file.open_zip(path) as archive:
+        manifest = archive_file.validate(archive, limits)
         staging = Path(tempfile.mkdtemp(prefix=STAGING_PREFIX, dir=destination_root))
         try:
-            _extract(archive, manifest, staging, limits)
+            archive_file.extract(archive, manifest, staging, limits)
             _check_loadable(staging / manifest.top)
             installed = _move_into_place(staging / manifest.top, destination_root / manifest.top)
         finally:
@@ -352,48 +189,16 @@ def _sweep_stale(root: Path) -> None:
                 shutil.rmtree(leftover, ignore_errors=True)
 
 
-def _extract(
-    archive: zipfile.ZipFile, manifest: _Manifest, staging: Path, limits: ArchiveLimits
-) -> None:
-    """Stream every file out, counting real bytes: headers may lie about sizes."""
-    written = 0
-    for info in manifest.files:
-        target = staging.joinpath(*PurePosixPath(info.filename).parts)
-        target.parent.mkdir(parents=True, exist_ok=True)
-        member_bytes = 0
-        try:
-            with archive.open(info) as source, open(target, "xb") as sink:
-                while chunk := source.read(COPY_CHUNK_BYTES):
-                    member_bytes += len(chunk)
-                    written += len(chunk)
-                    _check_running_size(info, member_bytes, written, limits)
-                    sink.write(chunk)
-        except (zipfile.BadZipFile, EOFError, OSError, ValueError) as exc:
-            raise PackageError(
-                f"refusing to install: {info.filename!r} is corrupt ({exc}); download the "
-                "package again"
-            ) from exc
-
-
-def _check_running_size(
-    info: zipfile.ZipInfo, member_bytes: int, total_bytes: int, limits: ArchiveLimits
-) -> None:
-    if member_bytes > info.file_size:
-        raise _refuse(f"{info.filename!r} unpacks to more bytes than its header declares")
-    if total_bytes > limits.max_total_bytes:
-        raise _refuse(f"it unpacks to more than {limits.max_total_bytes:,} bytes")
-
-
 def _check_loadable(package_root: Path) -> None:
     """Load tokenizer and model once so a package that cannot translate is never installed."""
     try:
         sentencepiece.SentencePieceProcessor(model_file=str(package_root / "sentencepiece.model"))
     except (OSError, RuntimeError) as exc:
-        raise _refuse(f"sentencepiece.model does not load ({exc})") from exc
+        raise archive_file.refuse(f"sentencepiece.model does not load ({exc})") from exc
     try:
         ctranslate2.Translator(str(package_root / "model"), device="cpu")
     except (OSError, RuntimeError, ValueError) as exc:
-        raise _refuse(f"model/ is not a loadable CTranslate2 model ({exc})") from exc
+        raise archive_file.refuse(f"model/ is not a loadable CTranslate2 model ({exc})") from exc
 
 
 def _move_into_place(staged: Path, final: Path) -> InstalledPackage:

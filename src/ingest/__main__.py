@@ -1,0 +1,5 @@
+"""`python -m ingest ...`: the same command line as `ingest ...`."""
+
+from ingest.cli import app
+
+app(prog_name="ingest")

@@ -1,0 +1,129 @@
+"""HTML through beautifulsoup4: block text with scripts, styles, frames and navigation dropped."""
+
+from __future__ import annotations
+
+import re
+from typing import Iterator
+
+from bs4 import BeautifulSoup, CData, NavigableString, Tag
+from bs4.exceptions import ParserRejectedMarkup
+
+from ..records import HEADING, LIST_ITEM, PARAGRAPH, TABLE_ROW, Block
+from .normalize import CELL_MARK, strip_controls
+
+FORMAT = "html"
+SUFFIXES = (".html", ".htm")
+
+_DROP_TAGS = ["script", "style", "noscript", "iframe", "template", "object", "embed",
+              "svg", "canvas", "nav", "footer", "head", "form", "button", "img", "picture",
+              "video", "audio", "pre"]
+_BLOCK_TAGS = ["p", "div", "section", "article", "main", "aside", "header", "blockquote",
+               "dl", "dt", "dd", "ul", "ol", "table", "thead", "tbody", "tfoot", "caption",
+               "figure", "figcaption", "center", "br", "hr", "address", "details", "summary"]
+_HEADING_TAGS = ["h1", "h2", "h3", "h4", "h5", "h6"]
+# Control characters mark block kinds inside bs4's flattened text; the input has had
+# every control character removed before parsing, so they cannot collide with content.
+_MARK = {HEADING: "\x01", LIST_ITEM: "\x02", TABLE_ROW: "\x03"}
+_KIND_BY_MARK = {mark: kind for kind, mark in _MARK.items()}
+# The strings bs4's get_text keeps: not comments, doctypes, ruby annotations, scripts.
+_TEXT_STRINGS = (NavigableString, CData)
+_DROP, _BLOCKS, _HEADINGS = frozenset(_DROP_TAGS), frozenset(_BLOCK_TAGS), frozenset(_HEADING_TAGS)
+
+
+class _Close(str):
+    """Text emitted when the walk leaves an element."""
+
+
+def _flatten(root: Tag, rows: bool = True, blocks: bool = True) -> list[str]:
+    """The text of `root` with block newlines and kind marks, in document order.
+
+    An explicit stack instead of recursion or tree edits: a 10,000-deep document
+    costs linear time and no Python stack. Table rows become one marked line of
+    cells each.
+    """
+    out: list[str] = []
+    stack: list = list(reversed(root.contents))
+    while stack:
+        node = stack.pop()
+        if type(node) is _Close:
+            out.append(node)
+            continue
+        if isinstance(node, NavigableString):
+            if type(node) in _TEXT_STRINGS:
+                out.append(str(node))
+            continue
+        if not isinstance(node, Tag) or node.name in _DROP:
+            continue
+        if rows and node.name == "tr":
+            out.append("\n" + _MARK[TABLE_ROW] + CELL_MARK.join(_cells(node)) + "\n")
+            continue
+        opener = closer = ""
+        if node.name in _HEADINGS:
+            opener, closer = "\n" + _MARK[HEADING], "\n"
+        elif node.name == "li":
+            opener, closer = "\n" + _MARK[LIST_ITEM], "\n"
+        if blocks and node.name in _BLOCKS:
+            opener, closer = "\n" + opener, closer + "\n"
+        out.append(opener)
+        stack.append(_Close(closer))
+        stack.extend(reversed(node.contents))
+    return out
+
+
+def _cells(row: Tag) -> list[str]:
+    """The text of each cell (td/th, nested ones included) of a table row, spaces collapsed."""
+    cells = []
+    stack: list = list(reversed(row.contents))
+    while stack:
+        node = stack.pop()
+        if not isinstance(node, Tag) or node.name in _DROP:
+            continue
+        if node.name in ("td", "th"):
+            cells.append(" ".join(" ".join(_flatten(node, rows=False, blocks=False)).split()))
+        stack.extend(reversed(node.contents))
+    return cells
+
+
+def _marked_lines(text: str) -> Iterator[Block]:
+    for line in text.split("\n"):
+        if not line.strip():
+            continue
+        kind = _KIND_BY_MARK.get(line.lstrip(" \t")[:1])
+        yield Block(kind or PARAGRAPH, line.replace(line.lstrip(" \t")[:1], "", 1) if kind else line)
+
+
+# Python's html.parser (3.11) rescans to the end of the input for every tag or comment
+# left open: 10,000 of them cost minutes. Real pages have about as many '>' as '<'; when
+# a page has far more '<', each '<' with no '>' before the next '<' is made text.
+_UNCLOSED_MAX = 200
+_UNCLOSED_LT = re.compile(r"<(?=[^<>]*(?:<|\Z))")
+
+
+def _defuse_unclosed_tags(html: str) -> str:
+    if html.count("<") - html.count(">") <= _UNCLOSED_MAX:
+        return html
+    return _UNCLOSED_LT.sub("&lt;", html)
+
+
+def _soup(html: str) -> BeautifulSoup:
+    try:
+        return BeautifulSoup(html, "html.parser")
+    except ParserRejectedMarkup:
+        pass
+    # html.parser gives up on some malformed declarations ('<![0'): make those text, and
+    # if it still refuses, every '<' (the page is then read as plain text).
+    try:
+        return BeautifulSoup(re.sub(r"<!(?!--)", "&lt;!", html), "html.parser")
+    except ParserRejectedMarkup:
+        return BeautifulSoup(html.replace("<", "&lt;"), "html.parser")
+
+
+def html_blocks(html: str) -> list[Block]:
+    """Blocks of an HTML document or fragment; scripts, styles, frames and navigation dropped."""
+    soup = _soup(_defuse_unclosed_tags(strip_controls(html)))
+    return list(_marked_lines("".join(_flatten(soup))))
+
+
+def blocks(text: str) -> tuple[list[Block], dict]:
+    """The blocks of an HTML document (it has no front matter)."""
+    return html_blocks(text), {}

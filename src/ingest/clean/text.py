@@ -1,0 +1,39 @@
+"""Plain text: one block per line; short unpunctuated lines are headings, bullets list items."""
+
+from __future__ import annotations
+
+import re
+from typing import Iterator
+
+from ..records import HEADING, LIST_ITEM, PARAGRAPH, Block
+
+FORMAT = "text"
+SUFFIXES = (".txt",)
+
+_SENTENCE_END = tuple("。.!?！？:：;；,，、")
+_HEADING_MAX_CHARS = 60
+_BULLET_PREFIX = re.compile(r"^(?:[-*•・]|\d{1,2}[.)])\s+")
+# Source code pasted into plain-text articles: short, unpunctuated, and not a heading.
+_CODE_LINE = re.compile(r"^(?:import |from \S+ import |with |for |def |class |#|return )|[=({\[]\S*[)}\]]$|\w\(.*\)\s*:?$")
+_NUMBERED = re.compile(r"^\d{1,2}[.)]")
+
+
+def _looks_like_heading(line: str) -> bool:
+    """Plain text has no markup: a short line that ends no sentence (and is no code) is a heading."""
+    return (len(line) <= _HEADING_MAX_CHARS and not line.endswith(_SENTENCE_END) and "。" not in line
+            and not _CODE_LINE.search(line))
+
+
+def _lines(text: str) -> Iterator[Block]:
+    for line in (raw.strip() for raw in text.split("\n")):
+        if not line:
+            continue
+        if _BULLET_PREFIX.match(line) and not (_NUMBERED.match(line) and _looks_like_heading(line)):
+            yield Block(LIST_ITEM, _BULLET_PREFIX.sub("", line))
+        else:
+            yield Block(HEADING if _looks_like_heading(line) else PARAGRAPH, line)
+
+
+def blocks(text: str) -> tuple[list[Block], dict]:
+    """The blocks of a plain-text document (it has no front matter)."""
+    return list(_lines(text)), {}

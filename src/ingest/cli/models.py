@@ -1,0 +1,89 @@
+"""`ingest models ...`: install, list and remove offline translation packages."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, NoReturn
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+from ..errors import INSTALL_FROM_FILE, PackageError, install_command, install_hint
+from ..translate import packages
+from ..translate.packages import InstalledPackage
+
+models_app = typer.Typer(
+    help="Manage offline translation packages (Argos Translate, xx->en).",
+    no_args_is_help=True,
+)
+console = Console(soft_wrap=True)
+errors = Console(stderr=True, soft_wrap=True)
+
+
+@models_app.command("install")
+def install(
+    langs: Annotated[
+        list[str] | None,
+        typer.Argument(help="Source languages to download from the Argos index, e.g. ja zh."),
+    ] = None,
+    from_file: Annotated[
+        Path | None,
+        typer.Option("--from", help="Install this .argosmodel file instead (works offline)."),
+    ] = None,
+) -> None:
+    """Install xx->en packages from the online index, or one package from a file."""
+    if bool(langs) == (from_file is not None):
+        _fail(f"give either languages (`{install_command('ja zh')}`) or a file "
+              f"(`{INSTALL_FROM_FILE}`), not both or neither", code=2)
+    try:
+        installed = ([packages.install_from_file(from_file)] if from_file is not None
+                     else packages.install_from_index(langs or []))
+    except PackageError as exc:
+        _fail(str(exc))
+    for package in installed:
+        console.print(f"installed {package.pair} {package.version} into {package.path}")
+
+
+@models_app.command("list")
+def list_packages() -> None:
+    """Show the installed translation packages."""
+    installed = packages.list_installed()
+    if not installed:
+        console.print(
+            f"no translation packages installed in {packages.package_dir()}; {install_hint('ja')}"
+        )
+        return
+    console.print(_table(installed))
+
+
+@models_app.command("remove")
+def remove(pair: Annotated[str, typer.Argument(help="The pair to uninstall, e.g. ja->en or ja_en.")]) -> None:
+    """Uninstall the package(s) for one language pair."""
+    try:
+        removed = packages.remove(pair)
+    except PackageError as exc:
+        _fail(str(exc))
+    for package in removed:
+        console.print(f"removed {package.pair} {package.version} from {package.path}")
+
+
+def _table(installed: list[InstalledPackage]) -> Table:
+    table = Table(title="Translation packages")
+    table.add_column("pair")
+    table.add_column("version")
+    table.add_column("size", justify="right")
+    table.add_column("path", overflow="fold")
+    for package in installed:
+        table.add_row(package.pair, package.version, _megabytes(package.size_bytes), str(package.path))
+    return table
+
+
+def _megabytes(size: int) -> str:
+    return f"{size / 1e6:,.1f} MB"
+
+
+def _fail(message: str, code: int = 1) -> NoReturn:
+    errors.print(f"[red]error:[/red] {escape(message)}", highlight=False)
+    raise typer.Exit(code)

@@ -1,0 +1,40 @@
+"""The errors the library raises, each saying what happened and what to do, and the hint texts.
+
+Every error the pipeline means a user to read derives from `IngestError`, so a caller can
+catch them all; the subclasses say which part failed.
+"""
+
+from __future__ import annotations
+
+
+class IngestError(Exception):
+    """Base of the errors this package raises on purpose; the message says what to do."""
+
+
+class ReadError(IngestError, ValueError):
+    """The bytes are not a text document we can decode; the message says why and what to do."""
+
+
+class WarehouseError(IngestError, RuntimeError):
+    """The warehouse file cannot be opened (not a DuckDB file, unwritable folder...); says what to do."""
+
+
+class WarehouseLockedError(WarehouseError):
+    """Another process holds the warehouse file for writing."""
+
+
+class PackageError(IngestError):
+    """Any failure to validate, install, find or remove a translation package."""
+
+
+INSTALL_FROM_FILE = "ingest models install --from PATH.argosmodel"
+
+
+def install_command(lang: str) -> str:
+    """The command that installs the `lang`->en translation package from the online index."""
+    return f"ingest models install {lang}"
+
+
+def install_hint(lang: str) -> str:
+    """How to get a translation package for `lang`, online or from a file, as one sentence."""
+    return f"install one with `{install_command(lang)}` (online) or `{INSTALL_FROM_FILE}`"

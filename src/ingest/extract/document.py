@@ -1,0 +1,70 @@
+"""The extract stage of one document: entities, anchors, claims and translation issues, as rows."""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Sequence
+
+from ..records import DocumentRows, ExtractedDocument, PreparedDocument, Status, as_rows, utc_now
+from .anchors import segment_anchors
+from .claims import SegmentInput, build_claims, document_release
+from .entities import Entity, find_entities
+from .nlp import get_nlp
+
+# check_fidelity(source, translation, lang) -> issues with kind, expected and detail.
+FidelityCheck = Callable[[str, str, str], list]
+
+
+def _entity_rows(doc_id: str, seg_idx: int, entities: Sequence[Entity]) -> list[dict[str, Any]]:
+    return [{"doc_id": doc_id, "seg_idx": seg_idx, "ent_idx": i, "label": e.label, "text": e.text,
+             "norm": e.norm, "value_num": e.value_num, "value_max": e.value_max, "value_tol": e.value_tol,
+             "unit": e.unit, "qualifier": e.qualifier, "char_start": e.start, "char_end": e.end}
+            for i, e in enumerate(entities)]
+
+
+def document_row(prepared: PreparedDocument, run_id: str, fingerprint: str,
+                 release: str | None = None, release_note: str | None = None) -> dict[str, Any]:
+    """The document's row of the `documents` table."""
+    source, meta = prepared.source, prepared.metadata
+    return {
+        "doc_id": source.doc_id, "path": source.path, "format": source.fmt, "sha256": source.sha256,
+        "size_bytes": source.size, "encoding": prepared.encoding, "lang": prepared.lang,
+        "lang_variant": prepared.lang_variant, "lang_confidence": prepared.lang_confidence,
+        "title": meta.title, "published_at": meta.published_at, "source_url": meta.source_url,
+        "translator": meta.translator, "author": meta.author, "release": release,
+        "release_note": release_note, "text": prepared.text, "status": str(prepared.status),
+        "error": prepared.error, "duplicate_of": prepared.source.duplicate_of,
+        "pipeline_version": fingerprint, "run_id": run_id,
+        "loaded_at": utc_now(),
+    }
+
+
+def document_only(prepared: PreparedDocument, run_id: str, fingerprint: str) -> DocumentRows:
+    """The rows of a document that has nothing but its `documents` row (failed, duplicate)."""
+    return DocumentRows(document_row(prepared, run_id, fingerprint), [], [], [], [], [])
+
+
+def extract_document(prepared: PreparedDocument, run_id: str, fingerprint: str,
+                     check_fidelity: FidelityCheck | None = None) -> ExtractedDocument:
+    """Entities, claims and translation issues of a prepared document, as warehouse rows."""
+    if prepared.status != Status.OK:
+        return ExtractedDocument(prepared, document_only(prepared, run_id, fingerprint))
+    nlp = get_nlp(prepared.lang)
+    docs = nlp.pipe(record.text for record in prepared.segments)
+    inputs, entity_rows, anchor_rows, issues = [], [], [], []
+    for record, doc in zip(prepared.segments, docs):
+        entities = doc._.ingest_entities
+        entity_rows.extend(_entity_rows(record.doc_id, record.seg_idx, entities))
+        anchor_rows.extend({"doc_id": record.doc_id, "seg_idx": record.seg_idx, "kind": kind, "anchor": anchor}
+                           for kind, anchor in segment_anchors(record.text))
+        inputs.append(SegmentInput(record.seg_idx, record.kind, record.lang, record.text,
+                                   record.text_en, record.section, entities))
+        if check_fidelity and record.text_en:
+            issues.extend({"doc_id": record.doc_id, "seg_idx": record.seg_idx, "kind": i.kind,
+                           "expected": i.expected, "detail": i.detail}
+                          for i in check_fidelity(record.text, record.text_en, record.lang))
+    title_entities = find_entities(prepared.metadata.title, prepared.lang) if prepared.metadata.title else []
+    release, note = document_release(title_entities, inputs)
+    claims = build_claims(prepared.source.doc_id, prepared.lang, release, inputs)
+    return ExtractedDocument(prepared, DocumentRows(
+        document_row(prepared, run_id, fingerprint, release, note),
+        as_rows(prepared.segments), entity_rows, as_rows(claims), issues, anchor_rows))

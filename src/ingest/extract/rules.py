@@ -1,0 +1,96 @@
+"""The entity rules of a language, compiled from its profile (`lang/<code>/rules.yaml`) and the
+rules every language shares (`lang/common.yaml`)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from ..lang import FALLBACK, common_rules, profile
+from .numbers import NUMBER_RE
+
+_EDGE_BEFORE = r"(?<![A-Za-z0-9.])"
+_EDGE_AFTER = r"(?![A-Za-z0-9])"
+
+
+@dataclass(frozen=True)
+class Rules:
+    lang: str
+    versions: list[tuple[str, re.Pattern]]
+    version_list: re.Pattern
+    hardware: list[tuple[str, re.Pattern]]
+    percent: list[re.Pattern]
+    multiplier: list[re.Pattern]
+    quantity: list[tuple[str, re.Pattern]]
+    magnitude_quantity: re.Pattern
+    counts: list[tuple[str, re.Pattern]]
+    dates: list[re.Pattern]
+    maturity: list[tuple[str, re.Pattern]]
+    maturity_sections: list[tuple[str, re.Pattern]]
+    other_sections: re.Pattern
+    attributes: list[tuple[str, re.Pattern]]
+    qualifiers: list[tuple[str, re.Pattern]]
+    baselines: list[re.Pattern]
+
+
+def _alternation(patterns: list[str]) -> str:
+    return "|".join(f"(?:{p})" for p in sorted(patterns, key=len, reverse=True))
+
+
+def _version_patterns(common: dict) -> list[tuple[str, re.Pattern]]:
+    infix = common["version_infix"]
+    compiled = []
+    for product in common["products"]:
+        number = r"\d+(?:\.\d+){1,3}\+?" + (r"|\d+(?![.\d])" if product.get("major_only") else "")
+        glue = "(?P<paren>(?!))?" if product.get("glued") else infix
+        # "Python (3.12)" keeps its closing bracket; "Python 3.8-3.11" is a range, not a version.
+        pattern = (rf"{_EDGE_BEFORE}(?P<name>{_alternation(product['names'])}){glue}(?P<ver>{number})"
+                   rf"(?(paren)\)){_EDGE_AFTER}(?![-–~]\d)")
+        compiled.append((product["id"], re.compile(pattern)))
+    return compiled
+
+
+def _keyed(mapping: dict | None, wrap: str = "{}", flags: int = 0) -> list[tuple[str, re.Pattern]]:
+    return [(key, re.compile(wrap.replace("{}", _alternation(patterns)), flags))
+            for key, patterns in (mapping or {}).items()]
+
+
+def _keyed_all(rule_sets: list[dict], family: str, flags: int = 0) -> list[tuple[str, re.Pattern]]:
+    return [pair for rules in rule_sets for pair in _keyed(rules.get(family), flags=flags)]
+
+
+@lru_cache(maxsize=16)
+def rules_for(lang: str) -> Rules:
+    """The compiled rules for a language: the shared ones, its own (English's if it has none),
+    then those of the languages its profile extends (English, for text that quotes it)."""
+    common, own = common_rules(), profile(lang)
+    specific = own.rules or profile(FALLBACK).rules
+    extended = [profile(code).rules for code in own.extends]
+    number = NUMBER_RE.pattern
+    # A counter glued to its number is the language's own ("3件のコミット"); an extended
+    # language's counted noun needs a space ("3 commits").
+    counts = _keyed(specific.get("counts"), wrap=rf"(?P<number>{number})\s?(?:{{}})") + [
+        pair for rules in extended for pair in _keyed(rules.get("counts"), wrap=rf"(?P<number>{number})\s(?:{{}})")]
+    return Rules(
+        lang=lang,
+        versions=_version_patterns(common),
+        version_list=re.compile(rf"(?P<join>{common['version_list_joiners']})(?P<ver>\d+(?:\.\d+){{1,3}}){_EDGE_AFTER}"),
+        hardware=[(hw["id"], re.compile(rf"{_EDGE_BEFORE}(?:{hw['pattern']})(?=TM\b|{_EDGE_AFTER})"))
+                  for hw in common["hardware"]],
+        percent=[re.compile(_EDGE_BEFORE + p) for p in common["percent"]]
+        + [re.compile(p) for rules in (specific, *extended) for p in rules.get("percent", [])],
+        multiplier=[re.compile(_EDGE_BEFORE + p) for p in common["multiplier"]],
+        # "LLAMA3-70Bトークン": a number glued to a hyphenated name belongs to the name.
+        quantity=_keyed(common["units"], wrap=rf"(?<![A-Za-z0-9]-)(?P<number>{number})\s?(?:{{}})(?![A-Za-z])"),
+        magnitude_quantity=re.compile(common["magnitude_quantity"]),
+        counts=counts,
+        dates=[re.compile(p) for p in common["date"]],
+        maturity=_keyed_all([specific, *extended], "maturity", re.I),
+        maturity_sections=_keyed_all([specific, *extended], "maturity_sections", re.I),
+        other_sections=re.compile(_alternation([s for rules in (specific, *extended)
+                                                for s in rules.get("other_sections", [])] or ["(?!)"]), re.I),
+        attributes=_keyed_all([specific, *extended], "attributes", re.I),
+        qualifiers=_keyed(common["qualifiers"], flags=re.I),
+        baselines=[re.compile(p) for p in common["baselines"]],
+    )

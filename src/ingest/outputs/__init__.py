@@ -1,0 +1,8 @@
+"""What users read: the consistency report's data (`data`), rendered as Markdown (`markdown`)
+and a self-contained HTML page (`html`), written to files (`files`)."""
+
+from .data import ReportData, collect, conflict_table
+from .files import write_report_files, write_reports
+from .markdown import render_markdown
+
+__all__ = ["ReportData", "collect", "conflict_table", "render_markdown", "write_report_files", "write_reports"]

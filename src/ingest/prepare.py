@@ -1,0 +1,76 @@
+"""The prepare stage of one document: read -> clean -> metadata -> language -> segment.
+
+It never raises: a file that cannot be ingested becomes a `failed` document with a
+reason that says what to do.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+from . import settings
+from .clean import clean
+from .errors import ReadError
+from .language import detect_language
+from .metadata import extract_metadata
+from .read import decode
+from .records import Decoded, PreparedDocument, SegmentRecord, SourceFile, Status
+from .segment import segment
+
+
+def _failed(source: SourceFile, reason: str) -> PreparedDocument:
+    return PreparedDocument(source, Status.FAILED, reason)
+
+
+def read_bytes(source: SourceFile) -> bytes:
+    """The file's bytes, refusing (without reading it all) a file over the size limit."""
+    limit = settings.MAX_FILE_BYTES
+    with open(source.path, "rb") as handle:
+        raw = handle.read(limit + 1)
+    if len(raw) > limit:
+        size = max(source.size or 0, len(raw))
+        raise ReadError(f"file is {size / 2**20:.0f} MiB, over the {limit / 2**20:.0f} MiB limit "
+                        "for one article; split it or remove it")
+    if source.sha256 and hashlib.sha256(raw).hexdigest() != source.sha256:
+        raise ReadError("file changed between discovery and reading (it is being written?); "
+                        "re-run once it is complete")
+    return raw
+
+
+def prepare_document(source: SourceFile) -> PreparedDocument:
+    """Read, clean, describe, identify the language of and segment one source file."""
+    if source.error:
+        return _failed(source, source.error)
+    if source.duplicate_of:
+        return PreparedDocument(source, Status.DUPLICATE, f"same content as {source.duplicate_of}; ingested once there")
+    try:
+        decoded = decode(read_bytes(source))
+    except ReadError as error:
+        return _failed(source, str(error))
+    except OSError as error:
+        return _failed(source, f"cannot read file ({error.strerror or error}); check it exists and is readable")
+    try:
+        return _prepare_text(source, decoded)
+    except Exception as error:  # noqa: BLE001 - one bad document must not stop the run
+        return _failed(source, f"internal error while preparing the document ({type(error).__name__}: "
+                               f"{str(error)[:200]}); please report it with the file")
+
+
+def _prepare_text(source: SourceFile, decoded: Decoded) -> PreparedDocument:
+    cleaned = clean(decoded.text, source.fmt)
+    if not cleaned.blocks:
+        return _failed(source, "no text left after cleaning (markup, code or chrome only); nothing to ingest")
+    text = cleaned.text
+    if len(text) > settings.MAX_TEXT_CHARS:
+        return _failed(source, f"article text is {len(text):,} characters after cleaning, over the "
+                               f"{settings.MAX_TEXT_CHARS:,}-character limit for one article; split it or remove it")
+    guess = detect_language(text)
+    prepared = PreparedDocument(source, Status.OK, error=decoded.warning, encoding=decoded.encoding, lang=guess.lang,
+                                lang_variant=guess.variant, lang_confidence=guess.confidence,
+                                metadata=extract_metadata(cleaned), text=text)
+    for seg in segment(cleaned):
+        seg_lang = detect_language(seg.text, context=guess.lang)
+        prepared.segments.append(SegmentRecord(
+            source.doc_id, seg.seg_idx, seg.block_idx, seg.kind, seg.section, seg_lang.lang,
+            seg_lang.confidence, seg.char_start, seg.char_end, seg.text))
+    return prepared

@@ -1,0 +1,182 @@
+"""The records the stages hand each other, from a file on disk to a document's warehouse rows.
+
+Plain data only (no behaviour beyond derived properties), so every stage can import
+them and nothing here imports a stage.
+
+    SourceFile --read--> Decoded --clean--> Cleaned --prepare--> PreparedDocument
+    PreparedDocument --translate--> (text_en on its SegmentRecords)
+    PreparedDocument --extract--> ExtractedDocument (DocumentRows) --load--> DocumentOutcome
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import asdict, dataclass, field, fields
+from enum import StrEnum
+from functools import lru_cache
+from typing import Any, Iterable, Iterator
+
+
+class Status(StrEnum):
+    """What became of a document; stored as text in `documents.status`."""
+
+    OK = "ok"
+    FAILED = "failed"
+    DUPLICATE = "duplicate"
+
+
+# Block kinds of a cleaned document; segments keep their block's kind.
+HEADING, PARAGRAPH, LIST_ITEM, TABLE_ROW = "heading", "paragraph", "list_item", "table_row"
+BLOCK_SEPARATOR = "\n\n"
+CELL_SEPARATOR = " | "
+
+
+@dataclass(frozen=True)
+class SourceFile:
+    """One input file as found on disk; `duplicate_of` names the doc_id with the same bytes."""
+
+    doc_id: str
+    path: str
+    fmt: str
+    sha256: str | None
+    size: int | None
+    duplicate_of: str | None = None
+    error: str | None = None
+
+
+@dataclass(frozen=True)
+class Decoded:
+    text: str
+    encoding: str
+    # Set when the text was decoded despite damage (invalid UTF-8 bytes replaced).
+    warning: str | None = None
+
+
+@dataclass(frozen=True)
+class Block:
+    kind: str
+    text: str
+
+
+@dataclass
+class Cleaned:
+    blocks: list[Block]
+    front_matter: dict = field(default_factory=dict)
+
+    @property
+    def text(self) -> str:
+        return BLOCK_SEPARATOR.join(block.text for block in self.blocks)
+
+    def block_offsets(self) -> Iterator[tuple[int, Block]]:
+        """Each block with its start offset in `text`."""
+        offset = 0
+        for block in self.blocks:
+            yield offset, block
+            offset += len(block.text) + len(BLOCK_SEPARATOR)
+
+
+@dataclass(frozen=True)
+class Metadata:
+    title: str | None = None
+    published_at: dt.date | None = None
+    source_url: str | None = None
+    translator: str | None = None
+    author: str | None = None
+
+
+@dataclass
+class SegmentRecord:
+    doc_id: str
+    seg_idx: int
+    block_idx: int
+    kind: str
+    section: str | None
+    lang: str
+    lang_confidence: float
+    char_start: int
+    char_end: int
+    text: str
+    text_en: str | None = None
+    translation_status: str | None = None
+    translation_engine: str | None = None
+    translation_reason: str | None = None
+
+
+@dataclass
+class PreparedDocument:
+    source: SourceFile
+    status: Status
+    error: str | None = None
+    encoding: str | None = None
+    lang: str | None = None
+    lang_variant: str | None = None
+    lang_confidence: float | None = None
+    metadata: Metadata = field(default_factory=Metadata)
+    text: str | None = None
+    segments: list[SegmentRecord] = field(default_factory=list)
+
+
+# The tables a document's rows go to besides `documents`, in load order.
+DOCUMENT_TABLES = ("segments", "entities", "claims", "translation_issues", "anchors")
+
+
+@dataclass
+class DocumentRows:
+    """Everything one document contributes to the warehouse, loaded or replaced as a unit."""
+
+    document: dict[str, Any]
+    segments: list[dict[str, Any]]
+    entities: list[dict[str, Any]]
+    claims: list[dict[str, Any]]
+    translation_issues: list[dict[str, Any]]
+    anchors: list[dict[str, Any]]
+
+    @property
+    def doc_id(self) -> str:
+        return self.document["doc_id"]
+
+    def outcome(self) -> DocumentOutcome:
+        return DocumentOutcome(self.doc_id, Status(self.document["status"]), self.document.get("error"),
+                               self.document.get("duplicate_of"))
+
+    def table(self, name: str) -> list[dict[str, Any]]:
+        """The rows this document gives table `name` (`documents` included)."""
+        return [self.document] if name == "documents" else getattr(self, name)
+
+
+@dataclass
+class ExtractedDocument:
+    prepared: PreparedDocument
+    rows: DocumentRows
+
+
+@dataclass(frozen=True)
+class DocumentOutcome:
+    """How one document ended a run."""
+
+    doc_id: str
+    status: Status
+    error: str | None = None
+    duplicate_of: str | None = None
+
+
+def utc_now() -> dt.datetime:
+    """Now, in UTC without a time zone: how the warehouse stores timestamps."""
+    return dt.datetime.now(dt.timezone.utc).replace(tzinfo=None)
+
+
+def as_rows(records: Iterable[Any]) -> list[dict[str, Any]]:
+    """Dataclass records as plain dicts for loading (what `asdict` gives, without its deep copy)."""
+    return [_as_row(r) if hasattr(r, "__dataclass_fields__") else dict(r) for r in records]
+
+
+@lru_cache(maxsize=64)
+def _field_names(cls: type) -> tuple[str, ...]:
+    return tuple(f.name for f in fields(cls))
+
+
+def _as_row(record: Any) -> dict[str, Any]:
+    row = {name: getattr(record, name) for name in _field_names(type(record))}
+    if any(isinstance(v, (list, tuple, dict)) or hasattr(v, "__dataclass_fields__") for v in row.values()):
+        return asdict(record)  # nested values: keep asdict's recursive conversion
+    return row

@@ -1,0 +1,104 @@
+"""What each stage's output depends on, and the ids and fingerprints made from it.
+
+A stage's id is its declared version (`STAGE_VERSIONS`) plus a digest of the code and
+data it runs — the modules listed in `STAGE_MODULES` (module objects, so a move or a
+rename cannot silently drop one), the data files, the versions of the libraries — and,
+for translation, the engine's fingerprint. `tests/test_stage_identity.py` checks that every
+module of the package is listed here or in `OUTPUT_NEUTRAL`.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+from importlib import metadata as importlib_metadata
+from importlib import resources
+from types import ModuleType
+
+from .. import clean, discover, language, lang, metadata, prepare, read, records, segment
+from ..clean import html as clean_html, markdown as clean_markdown, normalize as clean_normalize, text as clean_text
+from ..extract import anchors, claims, document, entities, glossary, nlp, numbers, rules
+from ..translate import TranslationEngine, argos, engine, fidelity
+from ..translate import segments as translate_segments
+
+STAGES = ("prepare", "translate", "extract")
+# Bump a stage's version when its output for the same input changes in a way the code
+# digest below cannot see (the digest already covers edits to the stage's own modules).
+STAGE_VERSIONS = {"prepare": "1", "translate": "1", "extract": "1"}
+PIPELINE_VERSION = "1"
+
+STAGE_MODULES: dict[str, tuple[ModuleType, ...]] = {
+    "prepare": (records, read, clean, clean_normalize, clean_text, clean_html, clean_markdown, metadata,
+                language, segment, prepare, lang),
+    "translate": (engine, argos, translate_segments),
+    "extract": (rules, entities, numbers, nlp, anchors, glossary, claims, document, fidelity, lang),
+}
+# Modules that decide how and where a run happens, or what is done with its rows, but never
+# what a stage outputs for a document.
+OUTPUT_NEUTRAL = {"ingest", discover.__name__} | {f"ingest.{name}" for name in (
+    "__main__", "errors", "settings", "deploy", "flow", "evaluate",
+    "translate", "translate.cache", "translate.packages", "translate.archive", "extract",
+    "warehouse", "warehouse.load", "warehouse.rows",
+    "run", "run.identity", "run.cache", "run.batches", "run.staging", "run.loading", "run.runner", "run.faults",
+    "run.report_cache", "outputs", "outputs.data", "outputs.markdown", "outputs.html", "outputs.files",
+    "cli", "cli.consoles", "cli.run", "cli.query", "cli.models", "cli.evaluate")}
+
+
+def _stage_data(stage: str) -> list[tuple[str, bytes]]:
+    """(name, content) of the data files a stage reads: language profiles, chrome list, glossary."""
+    files = list(lang.data_files())
+    if stage == "prepare":
+        files.append(("clean/chrome.txt", (resources.files(clean.__name__) / "chrome.txt").read_bytes()))
+    if stage == "extract":
+        files.append(("extract/glossary.yaml", (resources.files(glossary.__package__) / "glossary.yaml").read_bytes()))
+    return files if stage != "translate" else []
+
+
+_LIBRARIES = {
+    "prepare": ("charset-normalizer", "beautifulsoup4", "markdown-it-py", "langdetect"),
+    "translate": ("ctranslate2", "sentencepiece"),
+    "extract": ("spacy", "sudachipy", "sudachidict-core", "jieba"),
+}
+
+
+def sha(*parts: object) -> str:
+    digest = hashlib.sha256()
+    for part in parts:
+        digest.update(part if isinstance(part, bytes) else str(part).encode("utf-8"))
+        digest.update(b"\0")
+    return digest.hexdigest()
+
+
+@functools.lru_cache(maxsize=None)
+def code_digest(stage: str) -> str:
+    """Digest of the modules, data files and library versions a stage runs."""
+    parts: list[object] = []
+    for module in STAGE_MODULES[stage]:
+        parts += [module.__name__, _source(module)]
+    for name, content in _stage_data(stage):
+        parts += [name, content]
+    for package in _LIBRARIES[stage]:
+        try:
+            parts += [package, importlib_metadata.version(package)]
+        except importlib_metadata.PackageNotFoundError:
+            parts += [package, "-"]
+    return sha(*parts)[:16]
+
+
+def _source(module: ModuleType) -> bytes:
+    with open(module.__file__ or "", "rb") as handle:
+        return handle.read()
+
+
+def stage_ids(engine: TranslationEngine) -> dict[str, str]:
+    """stage -> id: the pipeline version, the stage's declared version and its code digest
+    (and, for translation, the engine's fingerprint)."""
+    ids = {stage: f"{PIPELINE_VERSION}.{STAGE_VERSIONS[stage]}.{code_digest(stage)}" for stage in STAGES}
+    ids["translate"] += "." + sha(engine.fingerprint)[:16]
+    return ids
+
+
+def run_fingerprint(engine: TranslationEngine) -> str:
+    """documents.pipeline_version: equal across runs only if no stage would produce anything new."""
+    engine_part = hashlib.sha1(engine.fingerprint.encode()).hexdigest()[:8]
+    return f"{PIPELINE_VERSION}:{engine_part}:{sha(*sorted(stage_ids(engine).items()))[:8]}"

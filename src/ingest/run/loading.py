@@ -1,0 +1,62 @@
+"""Loading staged batches: one transaction per batch, per document if a batch is refused.
+
+If a batch cannot be loaded, its documents are loaded one per transaction, so one bad
+document cannot cost the others; a document the warehouse refuses keeps a `failed` row
+(retried on the next run). New translations travel with their segments (a worker cannot
+write the warehouse); the single writer files them into the translation cache here.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Iterable
+
+import duckdb
+
+from ..records import DocumentOutcome, DocumentRows, Status
+from ..translate import cache as translation_cache
+from ..warehouse.load import load_document, read_back, replace_documents
+from .batches import RETRY_MARK
+from .staging import StagedBatch
+
+Progress = Callable[[str, int, int], None]
+
+
+def _load_with_fallback(con: duckdb.DuckDBPyConnection, batch: StagedBatch) -> None:
+    sources = batch.sources()
+    try:
+        replace_documents(con, batch.doc_ids, sources)
+    except duckdb.Error:
+        for doc_id in batch.doc_ids:
+            try:
+                replace_documents(con, [doc_id], sources)
+            except duckdb.Error as error:
+                reason = f"the warehouse refused this document's rows ({error}); this is a bug, please report it"
+                batch.outcomes[doc_id] = DocumentOutcome(doc_id, Status.FAILED, reason)
+                batch.refused.add(doc_id)
+                _record_refusal(con, read_back(con, sources, doc_id), reason)
+    batch.loaded = True
+    batch.discard_files()
+
+
+def _record_refusal(con: duckdb.DuckDBPyConnection, rows: DocumentRows, reason: str) -> None:
+    """Keep a `failed` row (no segments) for a document the warehouse refused, retried on the next run."""
+    document = {**rows.document, "status": str(Status.FAILED), "error": reason,
+                "pipeline_version": f"{rows.document.get('pipeline_version') or ''}{RETRY_MARK}"}
+    try:
+        load_document(con, DocumentRows(document, [], [], [], [], []))
+    except duckdb.Error:
+        pass  # the document row itself is refused: the summary still names the document
+
+
+def load_staged(con: duckdb.DuckDBPyConnection, staged: Iterable[StagedBatch],
+                progress: Progress | None = None, total: int | None = None) -> list[DocumentOutcome]:
+    """Load batches (one transaction each; per document if a batch fails) and remove their staging files."""
+    outcomes: list[DocumentOutcome] = []
+    for batch in staged:
+        if not batch.loaded:
+            _load_with_fallback(con, batch)
+        outcomes.extend(batch.outcomes.values())
+        if progress:
+            progress("load", len(outcomes), total or len(outcomes))
+    translation_cache.store_from_segments(con, [o.doc_id for o in outcomes if o.status == Status.OK])
+    return outcomes

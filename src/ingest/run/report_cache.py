@@ -1,0 +1,51 @@
+"""The report's data, cached like a stage: the cross-document checks are the one cost of an
+unchanged re-run that grows with the corpus, and their result depends only on the documents."""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import duckdb
+
+from .. import outputs, warehouse
+from ..outputs import data as report_model
+from .cache import StageCache
+
+if TYPE_CHECKING:
+    from .runner import RunSummary
+
+
+def _report_key(con: duckdb.DuckDBPyConnection) -> str:
+    """What the report's data depends on: every document's bytes, pipeline version and status,
+    the schema and check SQL, and the report code."""
+    digest = hashlib.sha256()
+    for row in con.execute("SELECT doc_id, sha256, pipeline_version, status, error FROM documents ORDER BY doc_id"
+                           ).fetchall():
+        digest.update(repr(row).encode("utf-8"))
+    for file in warehouse.sql_files():
+        digest.update(file.read_bytes())
+    digest.update(Path(report_model.__file__ or "").read_bytes())
+    return digest.hexdigest()
+
+
+def report_data(con: duckdb.DuckDBPyConnection, summary: RunSummary, cache_dir: str | Path | None) -> outputs.ReportData:
+    """`outputs.collect`, from the stage cache when no document changed since it was collected."""
+    cache = StageCache(cache_dir)
+    key = _report_key(con) if cache.root else ""
+    data = cache.get("report", key) if key else None
+    if not isinstance(data, outputs.ReportData):
+        data = outputs.collect(con, summary.missing_pairs, summary.line())
+        if key:
+            cache.put("report", key, data, keep_only=True)
+        return data
+    return dataclasses.replace(data, generated_at=report_model.generated_at(),
+                               missing_pairs=summary.missing_pairs, summary_line=summary.line())
+
+
+def write_reports(con: duckdb.DuckDBPyConnection, reports_dir: str | Path, summary: RunSummary,
+                  cache_dir: str | Path | None) -> tuple[list[Path], str]:
+    """The report files of a run: their paths and the Markdown."""
+    return outputs.write_report_files(report_data(con, summary, cache_dir), reports_dir)

@@ -1,0 +1,183 @@
+"""One run: plan (skip what is unchanged), stages in batches, load, then record and report.
+
+`run_pipeline` drives a `Run` in this process; the Prefect flow (`ingest.flow`) drives the
+same steps as tasks. Both produce the same warehouse rows.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Iterable, Sequence
+
+from .. import warehouse
+from ..discover import discover
+from ..records import DocumentOutcome, SourceFile, Status, utc_now
+from ..settings import RunOptions
+from ..translate import CachedEngine, TranslationEngine, make_engine
+from ..translate.cache import snapshot
+from ..warehouse.load import record_run
+from .batches import StageContext, batches, make_context, process_batch
+from .cache import default_cache_dir
+from .identity import STAGES, run_fingerprint
+from .loading import load_staged
+from .report_cache import write_reports
+from .staging import StagedBatch
+
+Progress = Callable[[str, int, int], None]
+
+
+@dataclass
+class RunSummary:
+    run_id: str
+    n_files: int = 0
+    loaded: list[str] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)
+    failed: dict[str, str] = field(default_factory=dict)
+    duplicates: dict[str, str] = field(default_factory=dict)
+    missing_pairs: list[str] = field(default_factory=list)
+    report_paths: list[str] = field(default_factory=list)
+    work: dict[str, int] = field(default_factory=dict)  # stage -> documents computed this run
+    cached: dict[str, int] = field(default_factory=dict)  # stage -> documents read from the stage cache
+
+    def count(self, outcome: DocumentOutcome) -> None:
+        """Tally one loaded document by its status."""
+        if outcome.status == Status.OK:
+            self.loaded.append(outcome.doc_id)
+        elif outcome.status == Status.DUPLICATE:
+            self.duplicates[outcome.doc_id] = outcome.duplicate_of or ""
+        else:
+            self.failed[outcome.doc_id] = outcome.error or "unknown error"
+
+    def line(self) -> str:
+        return (f"{self.n_files} files: {len(self.loaded)} loaded, {len(self.skipped)} unchanged (skipped), "
+                f"{len(self.failed)} failed, {len(self.duplicates)} duplicate")
+
+    def stages_line(self) -> str:
+        """How many documents each stage computed and how many it read from the stage cache."""
+        return "stages: " + ", ".join(f"{stage} {self.work.get(stage, 0)} computed / {self.cached.get(stage, 0)} cached"
+                                      for stage in STAGES)
+
+
+def unchanged(sources: Iterable[SourceFile], stored: dict[str, tuple[str, str, str]],
+              fingerprint: str) -> set[str]:
+    """doc_ids whose bytes and pipeline fingerprint match what the warehouse holds."""
+    return {s.doc_id for s in sources
+            if s.sha256 and stored.get(s.doc_id, (None, None, None))[:2] == (s.sha256, fingerprint)
+            and not s.duplicate_of}
+
+
+def new_run_id() -> str:
+    return dt.datetime.now(dt.timezone.utc).strftime("%Y%m%dT%H%M%SZ-") + uuid.uuid4().hex[:6]
+
+
+class Run:
+    """One run's state and its steps; `run_pipeline` and the Prefect flow both drive it."""
+
+    def __init__(self, options: RunOptions, engine: TranslationEngine | None = None) -> None:
+        self.options = options
+        self.engine = engine or make_engine()
+        # Pipeline version, engine and every stage's version and code: unchanged documents are skipped.
+        self.fingerprint = run_fingerprint(self.engine)
+        self.cache_dir = default_cache_dir(options.warehouse_path) if options.stage_cache else None
+        self.summary = RunSummary(new_run_id())
+        self.started = utc_now()
+
+    def context(self, staging_dir: str | Path | None = None) -> StageContext:
+        """The picklable context batches of this run need (on any process)."""
+        return make_context(self.summary.run_id, self.engine, self.cache_dir, staging_dir,
+                            self.options.warehouse_path)
+
+    def pending(self, sources: Sequence[SourceFile]) -> list[SourceFile]:
+        """The sources that need work; unchanged ones are counted as skipped. Reads the
+        warehouse's cached translations for this run's engine (once, by the single writer)."""
+        self.summary.n_files = len(sources)
+        con = warehouse.connect(self.options.warehouse_path)
+        try:
+            skip = unchanged(sources, warehouse.stored_fingerprints(con), self.fingerprint)
+            if self.engine.package_keys():
+                self.engine = CachedEngine(self.engine, snapshot(con, self.engine.package_keys()))
+        finally:
+            con.close()
+        self.summary.skipped = sorted(skip)
+        return [s for s in sources if s.doc_id not in skip]
+
+    def stage(self, sources: Sequence[SourceFile], progress: Progress | None = None) -> list[StagedBatch]:
+        """Run prepare, translate and extract over `sources` in batches, in this process."""
+        context, staged, done = self.context(), [], 0
+        for label, batch in batches(sources, self.options.batch_size):
+            staged.append(process_batch(batch, context, self.engine, isolate=True, label=label))
+            done += len(batch)
+            if progress:
+                progress("stages", done, len(sources))
+        return staged
+
+    def load_staged(self, staged: Sequence[StagedBatch], progress: Progress | None = None) -> None:
+        """Load staged batches into the warehouse (single writer) and count them in the summary."""
+        con = warehouse.connect(self.options.warehouse_path)
+        try:
+            outcomes = load_staged(con, staged, progress, sum(len(b.outcomes) for b in staged))
+        finally:
+            con.close()
+        self.account(staged, outcomes)
+
+    def account(self, staged: Sequence[StagedBatch], outcomes: Iterable[DocumentOutcome]) -> None:
+        """Count loaded documents by status, the stage work done and the missing translation pairs."""
+        for outcome in outcomes:
+            self.summary.count(outcome)
+        for batch in staged:
+            for stage, n in batch.work.items():
+                self.summary.work[stage] = self.summary.work.get(stage, 0) + n
+            for stage, n in batch.cached.items():
+                self.summary.cached[stage] = self.summary.cached.get(stage, 0) + n
+        langs = sorted({lang for batch in staged for lang in batch.langs})
+        self.summary.missing_pairs = self.engine.missing_pairs(langs) if langs else []
+
+    def row(self) -> dict[str, Any]:
+        """This run's row of the `runs` table."""
+        summary = self.summary
+        return {
+            "run_id": summary.run_id, "started_at": self.started, "finished_at": utc_now(),
+            "inputs": ", ".join(self.options.paths), "pipeline_version": self.fingerprint,
+            "engine": self.engine.name, "missing_pairs": ", ".join(summary.missing_pairs),
+            "n_files": summary.n_files, "n_loaded": len(summary.loaded), "n_skipped": len(summary.skipped),
+            "n_failed": len(summary.failed), "n_duplicate": len(summary.duplicates),
+            "status": "completed" if not summary.failed else "completed_with_failures",
+        }
+
+    def finish(self) -> RunSummary:
+        """Record the run and write the reports (their data from the stage cache if no document changed)."""
+        con = warehouse.connect(self.options.warehouse_path)
+        try:
+            record_run(con, self.row())
+            if self.options.reports_dir is not None:
+                paths, _ = write_reports(con, self.options.reports_dir, self.summary, self.cache_dir)
+                self.summary.report_paths = [str(p) for p in paths]
+        finally:
+            con.close()
+        return self.summary
+
+
+def run_pipeline(paths: Sequence[str | Path], warehouse_path: str | Path, reports_dir: str | Path | None,
+                 engine: TranslationEngine | None = None, progress: Progress | None = None,
+                 batch_size: int | None = None, stage_cache: bool = True) -> RunSummary:
+    """Ingest `paths` into the warehouse and write the report, without Prefect.
+
+    Unchanged documents are skipped; the others go through the stages in batches (each
+    stage read from the stage cache when its inputs are unchanged, see `ingest.run.batches`)
+    and are loaded one batch per transaction.
+    """
+    options = RunOptions(paths=tuple(str(p) for p in paths), warehouse_path=str(warehouse_path),
+                         reports_dir=str(reports_dir) if reports_dir is not None else None,
+                         batch_size=batch_size or RunOptions().batch_size, stage_cache=stage_cache)
+    return run(options, engine, progress)
+
+
+def run(options: RunOptions, engine: TranslationEngine | None = None, progress: Progress | None = None) -> RunSummary:
+    """A run of `options` in this process (see `run_pipeline`)."""
+    current = Run(options, engine)
+    todo = current.pending(discover(options.paths))
+    current.load_staged(current.stage(todo, progress), progress)
+    return current.finish()

@@ -1,0 +1,77 @@
+"""The run parameters, defined once: the CLI's options, the flow's parameters and the
+deployment's defaults are all read from `RunOptions`; and the per-article limits.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field, fields
+from pathlib import Path
+from typing import Any
+
+DEFAULT_INPUTS = ("seeds",)
+DEFAULT_WAREHOUSE = "warehouse/ingest.duckdb"
+DEFAULT_REPORTS = "reports"
+DEFAULT_BATCH_SIZE = 50
+
+
+def _help(text: str) -> dict[str, str]:
+    return {"help": text}
+
+
+@dataclass(frozen=True)
+class RunOptions:
+    """What one run ingests, where it writes, and how it schedules the per-document stages."""
+
+    paths: tuple[str, ...] = field(default=DEFAULT_INPUTS, metadata=_help(
+        "Files or folders to ingest (default: the project's seeds/)."))
+    warehouse_path: str = field(default=DEFAULT_WAREHOUSE, metadata=_help("DuckDB file to fill."))
+    reports_dir: str | None = field(default=DEFAULT_REPORTS, metadata=_help(
+        "Directory for consistency.md and consistency.html (none: no report files)."))
+    batch_size: int = field(default=DEFAULT_BATCH_SIZE, metadata=_help("Documents per stage task."))
+    max_concurrency: int = field(default=4, metadata=_help(
+        "Stage batches submitted and unfinished at any time."))
+    dask: bool = field(default=False, metadata=_help(
+        "Run the per-document stages on a local Dask cluster (127.0.0.1)."))
+    dask_address: str | None = field(default=None, metadata=_help(
+        "Run the per-document stages on this existing Dask cluster (tcp://HOST:PORT)."))
+    dask_workers: int = field(default=2, metadata=_help("Worker processes of the local Dask cluster."))
+    stage_cache: bool = field(default=True, metadata=_help(
+        "Read and write the stage cache next to the warehouse (off: recompute every stage)."))
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "paths", tuple(str(p) for p in (self.paths or DEFAULT_INPUTS)))
+        object.__setattr__(self, "warehouse_path", str(self.warehouse_path))
+        if self.reports_dir is not None:
+            object.__setattr__(self, "reports_dir", str(self.reports_dir))
+        object.__setattr__(self, "batch_size", max(1, int(self.batch_size)))
+
+    @property
+    def uses_dask(self) -> bool:
+        return bool(self.dask or self.dask_address)
+
+    def resolved(self, root: Path) -> RunOptions:
+        """The same options with relative paths taken from `root`."""
+        def absolute(path: str) -> str:
+            candidate = Path(path).expanduser()
+            return str(candidate if candidate.is_absolute() else root / candidate)
+        return RunOptions(**{**self.as_dict(), "paths": tuple(absolute(p) for p in self.paths),
+                             "warehouse_path": absolute(self.warehouse_path),
+                             "reports_dir": absolute(self.reports_dir) if self.reports_dir else None})
+
+    def as_dict(self) -> dict[str, Any]:
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+
+DEFAULTS = RunOptions()
+
+
+def describe(name: str) -> str:
+    """The help text of one run parameter."""
+    return next(f.metadata["help"] for f in fields(RunOptions) if f.name == name)
+
+
+# Limits for one article (environment variables raise them). The longest real article is
+# ~25 KB; a bigger file is a dump or a mistake, and extracting 50 MB would take many minutes.
+MAX_FILE_BYTES = int(os.environ.get("INGEST_MAX_FILE_BYTES", 16 * 1024 * 1024))
+MAX_TEXT_CHARS = int(os.environ.get("INGEST_MAX_TEXT_CHARS", 200_000))

@@ -1,0 +1,120 @@
+"""The DuckDB warehouse: connection, schema and checks (package data in `sql/`), queries.
+
+Files are created with storage compatibility v1.5.0 so the `duckdb` CLI 1.5.x
+shipped in the environment can open them. DuckDB lets one process hold a file
+for writing; a writer that finds the file locked retries with backoff and then
+fails naming the process that holds it. Loading is in `load`, the conversion of
+rows to Arrow in `rows`.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from importlib import resources
+from importlib.resources.abc import Traversable
+from pathlib import Path
+from typing import Any, Sequence
+
+import duckdb
+
+from ..errors import WarehouseError, WarehouseLockedError
+from ..records import DOCUMENT_TABLES
+
+__all__ = ["WarehouseError", "WarehouseLockedError", "connect", "dicts", "query", "table_columns",
+           "table_counts", "sql_files", "stored_fingerprints", "DOCUMENT_TABLES"]
+
+STORAGE_VERSION = "v1.5.0"
+_LOCK_RETRIES = 6
+_LOCK_BACKOFF_S = 0.5
+_LOCK_HOLDER = re.compile(r"(?:held in (?P<program>.+?) )?\(?PID (?P<pid>\d+)\)?")
+# Read-only connections (`ingest sql`, `ingest report`) may not touch any file but the
+# warehouse: no COPY ... TO, ATTACH, reading local files or installing extensions.
+_READ_ONLY_CONFIG = {"enable_external_access": False}
+
+
+def _lock_message(path: Path, error: Exception) -> str:
+    holder = _LOCK_HOLDER.search(str(error))
+    who = "another process"
+    if holder:
+        who = f"process {holder['pid']}" + (f" ({holder['program']})" if holder["program"] else "")
+    return (f"the warehouse {path} is locked by {who} (an open duckdb CLI, `ingest sql` or another run); "
+            f"close it or wait for it to finish, then re-run. DuckDB said: {error}")
+
+
+def _is_lock_error(error: Exception) -> bool:
+    text = str(error).lower()
+    return "lock" in text and ("conflicting" in text or "could not set lock" in text)
+
+
+def connect(path: str | Path, read_only: bool = False, retries: int = _LOCK_RETRIES) -> duckdb.DuckDBPyConnection:
+    """Open (creating if needed) the warehouse; retry while another process holds its lock."""
+    path = Path(path)
+    if read_only and not path.exists():
+        raise FileNotFoundError(f"no warehouse at {path}; run `ingest run` (or `make run`) first")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise WarehouseError(f"cannot create the warehouse folder {path.parent} ({error.strerror or error}); "
+                             "choose another --warehouse path") from error
+    config = dict(_READ_ONLY_CONFIG) if read_only else \
+        {} if path.exists() else {"storage_compatibility_version": STORAGE_VERSION}
+    for attempt in range(retries + 1):
+        try:
+            con = duckdb.connect(str(path), read_only=read_only, config=config)
+            break
+        except duckdb.IOException as error:
+            if not _is_lock_error(error):
+                raise WarehouseError(f"cannot open the warehouse {path} ({error}); if it is not a DuckDB "
+                                     "file, move it away or choose another --warehouse path") from error
+            if attempt == retries:
+                raise WarehouseLockedError(_lock_message(path, error)) from error
+            time.sleep(_LOCK_BACKOFF_S * 2 ** attempt)
+    if not read_only:
+        apply_schema(con)
+    return con
+
+
+def sql_files() -> list[Traversable]:
+    """The schema first, then the checks in name order (package data)."""
+    sql = resources.files(__name__) / "sql"
+    return [sql / "schema.sql", *sorted((sql / "checks").iterdir(), key=lambda f: f.name)]
+
+
+def apply_schema(con: duckdb.DuckDBPyConnection) -> None:
+    for file in sql_files():
+        con.execute(file.read_text("utf-8"))
+
+
+def dicts(con: duckdb.DuckDBPyConnection, sql: str, params: Sequence[Any] | None = None) -> list[dict[str, Any]]:
+    """The rows of a query as dicts by column name."""
+    columns, rows = query(con, sql, params)
+    return [dict(zip(columns, row)) for row in rows]
+
+
+def query(con: duckdb.DuckDBPyConnection, sql: str, params: Sequence[Any] | None = None) -> tuple[list[str], list[tuple]]:
+    """Column names and rows of a query."""
+    cursor = con.execute(sql, params or [])
+    return [d[0] for d in cursor.description], cursor.fetchall()
+
+
+def table_columns(con: duckdb.DuckDBPyConnection, *tables: str) -> dict[str, list[str]]:
+    """Each table's columns in order, from one catalog query."""
+    columns: dict[str, list[str]] = {table: [] for table in tables}
+    for table, column in con.execute(
+            "SELECT table_name, column_name FROM duckdb_columns() WHERE database_name = current_database() "
+            "AND schema_name = current_schema() AND table_name IN "
+            f"({', '.join('?' for _ in tables)}) ORDER BY table_name, column_index", list(tables)).fetchall():
+        columns[table].append(column)
+    return columns
+
+
+def stored_fingerprints(con: duckdb.DuckDBPyConnection) -> dict[str, tuple[str, str, str]]:
+    """doc_id -> (sha256, pipeline_version, status) of what the warehouse holds."""
+    return {doc_id: (sha, version, status) for doc_id, sha, version, status in con.execute(
+        "SELECT doc_id, sha256, pipeline_version, status FROM documents").fetchall()}
+
+
+def table_counts(con: duckdb.DuckDBPyConnection) -> dict[str, int]:
+    tables = ("documents", *DOCUMENT_TABLES, "runs")
+    return {t: con.execute(f"SELECT count(*) FROM {t}").fetchone()[0] for t in tables}

@@ -1,0 +1,117 @@
+"""The one loader: whole documents replaced in a single transaction, from Arrow tables in memory
+or Parquet staging files, so a crash never leaves half a document."""
+
+from __future__ import annotations
+
+import itertools
+from pathlib import Path
+from typing import Any, Mapping, Sequence
+
+import duckdb
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from ..records import DOCUMENT_TABLES, DocumentRows
+from . import dicts, table_columns
+from .rows import TABLES, table_rows, to_arrow
+
+# Where a table's staged rows are: an Arrow table, or a Parquet file written from one.
+RowSource = pa.Table | str | Path
+_names = itertools.count()
+
+
+def _sql_string(value: str) -> str:
+    return value.replace("'", "''")
+
+
+class _Relations:
+    """SQL names for row sources on one connection; Arrow tables are registered until `close`."""
+
+    def __init__(self, con: duckdb.DuckDBPyConnection) -> None:
+        self.con, self.registered = con, []
+
+    def of(self, source: RowSource) -> tuple[str, list[str]]:
+        """(relation, its columns)."""
+        if isinstance(source, pa.Table):
+            name = f"_ingest_rows_{next(_names)}"
+            self.con.register(name, source)
+            self.registered.append(name)
+            return name, source.column_names
+        return f"read_parquet('{_sql_string(str(source))}')", pq.read_schema(source).names
+
+    def close(self) -> None:
+        for name in self.registered:
+            try:
+                self.con.unregister(name)
+            except duckdb.Error:
+                pass  # the transaction failed and was rolled back; keep its error, not this one
+
+
+def replace_documents(con: duckdb.DuckDBPyConnection, doc_ids: Sequence[str],
+                      sources: Mapping[str, RowSource]) -> None:
+    """Replace the documents `doc_ids` with their rows in `sources` (table -> rows of any
+    documents; only `doc_ids`' are taken), in one transaction: all of them land or none does."""
+    if not doc_ids:
+        return
+    columns = table_columns(con, *TABLES)
+    relations = _Relations(con)
+    con.execute("BEGIN TRANSACTION")
+    try:
+        ids, _ = relations.of(pa.table({"doc_id": pa.array(list(doc_ids), pa.string())}))
+        for table in TABLES:
+            con.execute(f"DELETE FROM {table} WHERE doc_id IN (SELECT doc_id FROM {ids})")
+        for table in TABLES:
+            if sources.get(table) is None:
+                continue
+            relation, present = relations.of(sources[table])
+            names = ", ".join(f'"{c}"' for c in columns[table] if c in present)
+            con.execute(f"INSERT INTO {table} BY NAME SELECT {names} FROM {relation} "
+                        f"WHERE doc_id IN (SELECT doc_id FROM {ids})")
+        con.execute("COMMIT")
+    except BaseException:
+        con.execute("ROLLBACK")
+        raise
+    finally:
+        relations.close()
+
+
+def arrow_sources(documents: Sequence[DocumentRows]) -> dict[str, pa.Table]:
+    """Each table's rows of `documents` as one Arrow table (tables without rows left out)."""
+    return {table: to_arrow(rows) for table in TABLES if (rows := table_rows(documents, table))}
+
+
+def load_documents(con: duckdb.DuckDBPyConnection, documents: Sequence[DocumentRows]) -> None:
+    """Replace whole documents' rows in one transaction; a doc_id given twice keeps its last rows."""
+    latest = {rows.doc_id: rows for rows in documents}
+    replace_documents(con, list(latest), arrow_sources(list(latest.values())))
+
+
+def load_document(con: duckdb.DuckDBPyConnection, rows: DocumentRows) -> None:
+    """Replace one document's rows in a single transaction: all of it lands or none does."""
+    load_documents(con, [rows])
+
+
+def read_back(con: duckdb.DuckDBPyConnection, sources: Mapping[str, RowSource], doc_id: str) -> DocumentRows:
+    """One document's rows out of staged sources."""
+    relations = _Relations(con)
+    try:
+        tables: dict[str, list[dict[str, Any]]] = {}
+        for table in TABLES:
+            source = sources.get(table)
+            tables[table] = [] if source is None else dicts(
+                con, f"SELECT * FROM {relations.of(source)[0]} WHERE doc_id = ?", [doc_id])
+    finally:
+        relations.close()
+    return DocumentRows(tables.pop("documents")[0], **{t: tables[t] for t in DOCUMENT_TABLES})
+
+
+def record_run(con: duckdb.DuckDBPyConnection, run: dict[str, Any]) -> None:
+    """Store (or replace) a run's row of the `runs` table."""
+    relations = _Relations(con)
+    try:
+        relation, present = relations.of(to_arrow([run]))
+        names = ", ".join(f'"{c}"' for c in table_columns(con, "runs")["runs"] if c in present)
+        con.execute("DELETE FROM runs WHERE run_id = ?", [run["run_id"]])
+        con.execute(f"INSERT INTO runs BY NAME SELECT {names} FROM {relation}")
+    finally:
+        relations.close()

@@ -1,0 +1,143 @@
+"""The package's structure: imports point one way, no cycles, modules of a readable size.
+
+An AST walk of src/ingest (imports under `if TYPE_CHECKING:` are left out: they never run).
+Layers, from the bottom: records/errors/settings <- the stages (discover, read, clean, lang,
+metadata, language, segment, prepare, translate, extract) <- warehouse <- outputs <- run
+<- flow, evaluate <- cli. A module may import its own layer or lower ones; only run/ and
+outputs/ (and the layers above them) touch the warehouse.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+PACKAGE = Path(__file__).resolve().parents[1] / "src" / "ingest"
+LAYERS = [
+    {"ingest.records", "ingest.errors", "ingest.settings", "ingest.deploy"},
+    {"ingest.lang", "ingest.discover", "ingest.read", "ingest.clean", "ingest.metadata", "ingest.language",
+     "ingest.segment", "ingest.prepare", "ingest.translate", "ingest.extract"},
+    {"ingest.warehouse"},
+    {"ingest.outputs"},
+    {"ingest.run"},
+    {"ingest.flow", "ingest.evaluate"},
+    {"ingest.cli", "ingest.__main__", "ingest"},
+]
+MAX_LINES = 400
+LONG_MODULE_REASON = "Why this module is long:"
+
+
+def _module_name(path: Path) -> str:
+    parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _is_type_checking(node: ast.If) -> bool:
+    test = node.test
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or \
+        (isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
+
+
+def _imports(path: Path, modules: set[str]) -> set[str]:
+    """The ingest modules a file imports at run time (relative imports resolved): for
+    `from X import y`, X.y when that is a module, else X."""
+    name = _module_name(path)
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found: set[str] = set()
+    nodes = list(ast.parse(path.read_text("utf-8")).body)
+    while nodes:
+        node = nodes.pop()
+        if isinstance(node, ast.If) and _is_type_checking(node):
+            nodes.extend(node.orelse)
+            continue
+        nodes.extend(child for child in ast.iter_child_nodes(node) if isinstance(child, ast.stmt))
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names if alias.name.startswith("ingest"))
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join(anchor + ([base] if base else []))
+            if base.startswith("ingest"):
+                for alias in node.names:
+                    found.add(f"{base}.{alias.name}" if f"{base}.{alias.name}" in modules else base)
+    return found
+
+
+def _graph() -> dict[str, set[str]]:
+    modules = {_module_name(p): p for p in PACKAGE.rglob("*.py")}
+    return {name: {target for target in _imports(path, set(modules)) if target in modules and target != name}
+            for name, path in modules.items()}
+
+
+def _layer(module: str) -> int:
+    for index, members in enumerate(LAYERS):
+        if any(module == m or module.startswith(m + ".") for m in members if m != "ingest") or module in members:
+            return index
+    raise AssertionError(f"{module} is in no layer of tests/test_layers.py; add it")
+
+
+def _cycle(graph: dict[str, set[str]]) -> list[str] | None:
+    state: dict[str, int] = {}
+    stack: list[str] = []
+
+    def visit(node: str) -> list[str] | None:
+        state[node] = 1
+        stack.append(node)
+        for target in sorted(graph.get(node, ())):
+            if state.get(target) == 1:
+                return stack[stack.index(target):] + [target]
+            if target not in state and (found := visit(target)):
+                return found
+        stack.pop()
+        state[node] = 2
+        return None
+
+    for node in sorted(graph):
+        if node not in state and (found := visit(node)):
+            return found
+    return None
+
+
+def _packages(graph: dict[str, set[str]]) -> dict[str, set[str]]:
+    """The graph between the first-level parts of ingest (ingest.run, ingest.extract, ...)."""
+    def top(module: str) -> str:
+        return ".".join(module.split(".")[:2])
+    folded: dict[str, set[str]] = {}
+    for source, targets in graph.items():
+        folded.setdefault(top(source), set()).update(top(t) for t in targets if top(t) != top(source))
+    return folded
+
+
+def test_no_module_imports_a_module_that_imports_it_back():
+    graph = _graph()
+    assert _cycle(graph) is None, f"import cycle: {' -> '.join(_cycle(graph) or [])}"
+
+
+def test_no_two_parts_of_the_package_import_each_other():
+    folded = _packages(_graph())
+    folded.pop("ingest", None)  # the package's lazy public API names everything
+    assert _cycle(folded) is None, f"package cycle: {' -> '.join(_cycle(folded) or [])}"
+
+
+def test_imports_point_down_the_layers():
+    upward = [f"{source} -> {target}" for source, targets in _graph().items() for target in targets
+              if _layer(target) > _layer(source)]
+    assert not upward, "imports that point up a layer:\n" + "\n".join(sorted(upward))
+
+
+def test_the_checker_sees_imports_and_cycles():
+    # The walk must find relative imports and a cycle in a made-up graph, or the tests above prove nothing.
+    assert "ingest.warehouse" in _graph()["ingest.run.runner"]
+    assert _cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
+    assert _layer("ingest.run.runner") > _layer("ingest.warehouse.load") > _layer("ingest.extract.claims")
+
+
+def test_long_modules_say_why():
+    long = []
+    for path in PACKAGE.rglob("*.py"):
+        lines = path.read_text("utf-8").count("\n")
+        docstring = ast.get_docstring(ast.parse(path.read_text("utf-8"))) or ""
+        if lines > MAX_LINES and LONG_MODULE_REASON not in docstring:
+            long.append(f"{path.relative_to(PACKAGE)} ({lines} lines)")
+    assert not long, f"modules over {MAX_LINES} lines without '{LONG_MODULE_REASON}' in their docstring: {long}"
