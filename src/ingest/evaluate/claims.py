@@ -20,9 +20,9 @@ from typing import Iterable, Sequence
 
 import yaml
 
-from . import warehouse
-from .run.runner import run_pipeline
-from .translate.engine import UntranslatedEngine
+from .. import warehouse
+from ..run.runner import run_pipeline
+from ..translate.engine import UntranslatedEngine
 
 _SPACES = re.compile(r"\s+")
 
