@@ -68,8 +68,8 @@ def test_a_number_changed_between_two_translations_is_flagged_without_translatio
     (inputs / "005_changed.md").write_text(original.replace("1.35 倍", "1.53 倍"), "utf-8")
     run_pipeline([inputs], tmp_path / "w.duckdb", None)
     con = warehouse.connect(tmp_path / "w.duckdb", read_only=True)
-    rows = con.execute("SELECT unit, values_a, values_b FROM aligned_number_mismatches").fetchall()
-    assert rows == [("x", ["1.35"], ["1.53"])]
+    rows = con.execute("SELECT unit_a, text_a, text_b, change FROM mismatches").fetchall()
+    assert rows == [("x", "1.35 倍", "1.53 倍", "digits")]
     assert con.execute("SELECT count(*) FROM conflicts WHERE kind = 'aligned_value_mismatch'").fetchone()[0] == 1
 
 
@@ -80,4 +80,4 @@ def test_unaltered_translations_are_aligned_and_not_flagged(tmp_path):
     pairs = {tuple(sorted(p)) for p in con.execute("SELECT doc_a, doc_b FROM document_pairs").fetchall()}
     assert ("004_zh_pytorch-2-4-release-apachecn.md", "005_zh_pytorch-2-4-release-pytorchchina.md") in pairs
     assert con.execute("SELECT count(*) FROM aligned_segments").fetchone()[0] > 10
-    assert con.execute("SELECT count(*) FROM aligned_number_mismatches").fetchone()[0] == 0
+    assert con.execute("SELECT count(*) FROM mismatches").fetchone()[0] == 0

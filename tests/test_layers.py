@@ -2,7 +2,7 @@
 
 An AST walk of src/ingest (imports under `if TYPE_CHECKING:` are left out: they never run).
 Layers, from the bottom: records/errors/settings <- the stages (discover, read, clean, lang,
-metadata, language, segment, prepare, translate, extract) <- warehouse <- outputs <- run
+metadata, language, segment, prepare, translate, extract, align) <- warehouse <- outputs <- run
 <- flow, evaluate <- cli. A module may import its own layer or lower ones; only run/ and
 outputs/ (and the layers above them) touch the warehouse.
 """
@@ -16,7 +16,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "src" / "ingest"
 LAYERS = [
     {"ingest.records", "ingest.errors", "ingest.settings", "ingest.deploy"},
     {"ingest.lang", "ingest.discover", "ingest.read", "ingest.clean", "ingest.metadata", "ingest.language",
-     "ingest.segment", "ingest.prepare", "ingest.translate", "ingest.extract"},
+     "ingest.segment", "ingest.prepare", "ingest.translate", "ingest.extract", "ingest.align"},
     {"ingest.warehouse"},
     {"ingest.outputs"},
     {"ingest.run"},

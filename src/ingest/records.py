@@ -117,7 +117,7 @@ class PreparedDocument:
 
 
 # The tables a document's rows go to besides `documents`, in load order.
-DOCUMENT_TABLES = ("segments", "entities", "claims", "translation_issues", "anchors")
+DOCUMENT_TABLES = ("segments", "entities", "mentions", "claims", "translation_issues", "anchors")
 
 
 @dataclass
@@ -125,11 +125,12 @@ class DocumentRows:
     """Everything one document contributes to the warehouse, loaded or replaced as a unit."""
 
     document: dict[str, Any]
-    segments: list[dict[str, Any]]
-    entities: list[dict[str, Any]]
-    claims: list[dict[str, Any]]
-    translation_issues: list[dict[str, Any]]
-    anchors: list[dict[str, Any]]
+    segments: list[dict[str, Any]] = field(default_factory=list)
+    entities: list[dict[str, Any]] = field(default_factory=list)
+    mentions: list[dict[str, Any]] = field(default_factory=list)
+    claims: list[dict[str, Any]] = field(default_factory=list)
+    translation_issues: list[dict[str, Any]] = field(default_factory=list)
+    anchors: list[dict[str, Any]] = field(default_factory=list)
 
     @property
     def doc_id(self) -> str:

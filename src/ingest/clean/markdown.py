@@ -31,7 +31,11 @@ def _markdown() -> MarkdownIt:
 def _inline_text(token) -> str:
     parts = []
     for child in token.children or []:
-        if child.type in ("text", "code_inline"):
+        if child.type == "text":
+            # "SmolLM**-**360M": emphasis marks markdown-it could not pair are left in the text
+            # as literal `**`; they are markup residue, not content.
+            parts.append(child.content.replace("**", ""))
+        elif child.type == "code_inline":
             parts.append(child.content)
         elif child.type == "softbreak":
             parts.append("\n")

@@ -104,7 +104,7 @@ def _score_conflicts(con, labels: dict, evaluation: Evaluation) -> None:
     evaluation.contradictions.add(gold, predicted)
     gold_aligned = Counter(tuple(sorted(m["docs"])) for m in labels.get("aligned_number_mismatches") or [])
     predicted_aligned = Counter(tuple(sorted(row)) for row in con.execute(
-        "SELECT DISTINCT doc_a, doc_b FROM aligned_number_mismatches").fetchall())
+        "SELECT DISTINCT doc_a, doc_b FROM mismatches").fetchall())
     evaluation.aligned.add(gold_aligned, predicted_aligned)
     gold_corroborations = Counter((c["subject"], c["attribute"], c["release"], _value_key(c["value"]))
                                   for c in labels.get("corroborations") or [])

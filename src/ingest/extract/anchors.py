@@ -1,16 +1,19 @@
 """Language-independent anchors of a segment: numbers, Latin-script names and URLs.
 
 Two renderings of one article (a translation, a second translation, a
-re-edit) share these whatever their language, so they let the warehouse align
-documents and sentences without a translation model (see warehouse/checks/30_aligned.sql).
+re-edit) share these whatever their language, so they let the warehouse pair
+documents (the `document_pairs` view) and align their sentences without a translation
+model. Numbers are the values of the segment's quantity mentions, so "39 million" and
+"3900 万" are one anchor.
 """
 
 from __future__ import annotations
 
 import re
-from typing import Iterator
+from typing import Iterator, Sequence
 
-from .numbers import NUMBER_RE, canonical, parse_number
+from .mentions import QUANTITIES, Mention
+from .numbers import canonical
 
 NUMBER, NAME, URL = "number", "name", "url"
 _URL = re.compile(r"https?://[^\s)>\]\"'、。,，]+")
@@ -20,7 +23,7 @@ _STOP_NAMES = frozenset("""the and for with from this that are was were has have
 into than then also can will all any more most such via per new api gpu cpu tpu llm""".split())
 
 
-def segment_anchors(text: str) -> Iterator[tuple[str, str]]:
+def segment_anchors(text: str, mentions: Sequence[Mention]) -> Iterator[tuple[str, str]]:
     """(kind, anchor) pairs of one segment; names lowercased, numbers canonical."""
     without_urls = text
     for match in _URL.finditer(text):
@@ -30,7 +33,6 @@ def segment_anchors(text: str) -> Iterator[tuple[str, str]]:
         name = match.group().lower()
         if len(name) >= 3 and name not in _STOP_NAMES:
             yield NAME, name
-    for match in NUMBER_RE.finditer(without_urls):
-        number = parse_number(match.group())
-        if number is not None:
-            yield NUMBER, canonical(number.value)
+    for mention in mentions:
+        if mention.kind in QUANTITIES and mention.value is not None:
+            yield NUMBER, canonical(mention.value)

@@ -8,6 +8,7 @@ from ..records import DocumentRows, ExtractedDocument, PreparedDocument, Status,
 from .anchors import segment_anchors
 from .claims import SegmentInput, build_claims, document_release
 from .entities import Entity, find_entities
+from .mentions import find_mentions, mention_rows
 from .nlp import get_nlp
 
 # check_fidelity(source, translation, lang) -> issues with kind, expected and detail.
@@ -40,7 +41,7 @@ def document_row(prepared: PreparedDocument, run_id: str, fingerprint: str,
 
 def document_only(prepared: PreparedDocument, run_id: str, fingerprint: str) -> DocumentRows:
     """The rows of a document that has nothing but its `documents` row (failed, duplicate)."""
-    return DocumentRows(document_row(prepared, run_id, fingerprint), [], [], [], [], [])
+    return DocumentRows(document_row(prepared, run_id, fingerprint))
 
 
 def extract_document(prepared: PreparedDocument, run_id: str, fingerprint: str,
@@ -50,12 +51,14 @@ def extract_document(prepared: PreparedDocument, run_id: str, fingerprint: str,
         return ExtractedDocument(prepared, document_only(prepared, run_id, fingerprint))
     nlp = get_nlp(prepared.lang)
     docs = nlp.pipe(record.text for record in prepared.segments)
-    inputs, entity_rows, anchor_rows, issues = [], [], [], []
+    inputs, entity_rows, mention_rows_, anchor_rows, issues = [], [], [], [], []
     for record, doc in zip(prepared.segments, docs):
         entities = doc._.ingest_entities
+        mentions = find_mentions(record.text, record.lang)
         entity_rows.extend(_entity_rows(record.doc_id, record.seg_idx, entities))
+        mention_rows_.extend(mention_rows(record.doc_id, record.seg_idx, mentions))
         anchor_rows.extend({"doc_id": record.doc_id, "seg_idx": record.seg_idx, "kind": kind, "anchor": anchor}
-                           for kind, anchor in segment_anchors(record.text))
+                           for kind, anchor in segment_anchors(record.text, mentions))
         inputs.append(SegmentInput(record.seg_idx, record.kind, record.lang, record.text,
                                    record.text_en, record.section, entities))
         if check_fidelity and record.text_en:
@@ -66,5 +69,6 @@ def extract_document(prepared: PreparedDocument, run_id: str, fingerprint: str,
     release, note = document_release(title_entities, inputs)
     claims = build_claims(prepared.source.doc_id, prepared.lang, release, inputs)
     return ExtractedDocument(prepared, DocumentRows(
-        document_row(prepared, run_id, fingerprint, release, note),
-        as_rows(prepared.segments), entity_rows, as_rows(claims), issues, anchor_rows))
+        document_row(prepared, run_id, fingerprint, release, note), segments=as_rows(prepared.segments),
+        entities=entity_rows, mentions=mention_rows_, claims=as_rows(claims), translation_issues=issues,
+        anchors=anchor_rows))

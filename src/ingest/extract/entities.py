@@ -41,7 +41,8 @@ class Entity:
 
 # ---- matchers -----------------------------------------------------------------------------
 
-def _versions(text: str, rules: Rules) -> Iterator[Entity]:
+def version_entities(text: str, rules: Rules) -> Iterator[Entity]:
+    """Product versions ("PyTorch 2.5") and the lists that continue them ("CUDA 11.6 および 11.7")."""
     for product, pattern in rules.versions:
         for match in pattern.finditer(text):
             version = match["ver"].rstrip("+")
@@ -182,7 +183,7 @@ def find_entities(text: str, lang: str) -> list[Entity]:
     """All entities in one segment of text written in `lang`, non-overlapping, in order."""
     rules = rules_for(lang)
     candidates = [
-        *_versions(text, rules), *_hardware(text, rules), *_measures(text, rules),
+        *version_entities(text, rules), *_hardware(text, rules), *_measures(text, rules),
         *_counted(QUANTITY, rules.quantity, text), *_counted(COUNT, rules.counts, text),
         *_magnitude_quantities(text, rules),
         *_dates(text, rules), *_maturity(text, rules),

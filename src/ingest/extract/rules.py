@@ -32,6 +32,7 @@ class Rules:
     attributes: list[tuple[str, re.Pattern]]
     qualifiers: list[tuple[str, re.Pattern]]
     baselines: list[re.Pattern]
+    units_after: list[tuple[str, re.Pattern]]  # the unit or counted noun right after a number
 
 
 def _alternation(patterns: list[str]) -> str:
@@ -93,4 +94,6 @@ def rules_for(lang: str) -> Rules:
         attributes=_keyed_all([specific, *extended], "attributes", re.I),
         qualifiers=_keyed(common["qualifiers"], flags=re.I),
         baselines=[re.compile(p) for p in common["baselines"]],
+        units_after=_keyed({**common["units"], **common.get("counted_nouns", {})},
+                           wrap=r"\s?(?:{})(?![A-Za-z])", flags=re.I),
     )

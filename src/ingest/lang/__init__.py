@@ -1,8 +1,10 @@
 """Language profiles: everything language-specific, as data, one folder per language.
 
 A profile folder `<code>/` holds `language.yaml` (facts: the spaCy pipeline, how the
-script is recognised, numerals and magnitudes, sentence ends, the month suffix, metadata
-labels, whether headings name their subject last) and optionally `rules.yaml` (entity
+script is recognised, numerals and magnitudes, how else numbers are written (`numbers`:
+number words, scales, multiplier words, counters, range joiners, reference and version
+words), sentence ends, the month suffix, metadata labels, whether headings name their
+subject last) and optionally `rules.yaml` (entity
 rules: maturity words, counters, attribute words, section headings). `common.yaml` holds
 the rules every language shares (products, hardware, units...).
 
@@ -51,6 +53,7 @@ class LanguageProfile:
     month_suffix: str | None
     metadata_labels: dict[str, list[str]]
     script: Script
+    numbers: dict[str, Any]  # number words, scales, multipliers, counters, range joiners... (extract/mentions)
     extends: tuple[str, ...]
     rules: dict[str, Any]
     files: tuple[tuple[str, bytes], ...]  # (name, content) of the profile's files: what its output depends on
@@ -73,7 +76,8 @@ def _profile(folder: Traversable) -> LanguageProfile:
         sentence_ends=facts.get("sentence_ends", ""), numerals=dict(facts.get("numerals") or {}),
         magnitudes={k: float(v) for k, v in (facts.get("magnitudes") or {}).items()},
         month_suffix=facts.get("month_suffix"), metadata_labels=dict(facts.get("metadata_labels") or {}),
-        script=Script(**(facts.get("script") or {})), extends=tuple(facts.get("extends") or ()),
+        script=Script(**(facts.get("script") or {})), numbers=dict(facts.get("numbers") or {}),
+        extends=tuple(facts.get("extends") or ()),
         rules=rules, files=files)
 
 

@@ -15,9 +15,10 @@ from importlib import metadata as importlib_metadata
 from importlib import resources
 from types import ModuleType
 
-from .. import clean, discover, language, lang, metadata, prepare, read, records, segment
+from .. import align, clean, discover, language, lang, metadata, prepare, read, records, segment
+from ..align import compare as align_compare, groups as align_groups, sentences as align_sentences
 from ..clean import html as clean_html, markdown as clean_markdown, normalize as clean_normalize, text as clean_text
-from ..extract import anchors, claims, document, entities, glossary, nlp, numbers, rules
+from ..extract import anchors, claims, document, entities, glossary, mentions, nlp, notation, numbers, rules
 from ..translate import TranslationEngine, argos, engine, fidelity
 from ..translate import segments as translate_segments
 
@@ -31,16 +32,20 @@ STAGE_MODULES: dict[str, tuple[ModuleType, ...]] = {
     "prepare": (records, read, clean, clean_normalize, clean_text, clean_html, clean_markdown, metadata,
                 language, segment, prepare, lang),
     "translate": (engine, argos, translate_segments),
-    "extract": (rules, entities, numbers, nlp, anchors, glossary, claims, document, fidelity, lang),
+    "extract": (rules, entities, numbers, notation, mentions, nlp, anchors, glossary, claims, document, fidelity, lang),
 }
+# The cross-document comparison of renderings: a change to these re-aligns every stored pair
+# (ingest.run.renderings keys the stored alignments on their digest and the documents' versions).
+CHECK_MODULES: tuple[ModuleType, ...] = (align, align_sentences, align_compare, align_groups)
+
 # Modules that decide how and where a run happens, or what is done with its rows, but never
 # what a stage outputs for a document.
 OUTPUT_NEUTRAL = {"ingest", discover.__name__} | {f"ingest.{name}" for name in (
-    "__main__", "errors", "settings", "deploy", "flow", "evaluate",
+    "__main__", "errors", "settings", "deploy", "flow", "evaluate", "evaluate.claims", "evaluate.renderings",
     "translate", "translate.cache", "translate.packages", "translate.archive", "extract",
     "warehouse", "warehouse.load", "warehouse.rows",
     "run", "run.identity", "run.cache", "run.batches", "run.staging", "run.loading", "run.runner", "run.faults",
-    "run.report_cache", "outputs", "outputs.data", "outputs.markdown", "outputs.html", "outputs.files",
+    "run.report_cache", "run.renderings", "outputs", "outputs.data", "outputs.markdown", "outputs.html", "outputs.files",
     "cli", "cli.consoles", "cli.run", "cli.query", "cli.models", "cli.evaluate")}
 
 
@@ -67,6 +72,12 @@ def sha(*parts: object) -> str:
         digest.update(part if isinstance(part, bytes) else str(part).encode("utf-8"))
         digest.update(b"\0")
     return digest.hexdigest()
+
+
+@functools.lru_cache(maxsize=1)
+def check_digest() -> str:
+    """Digest of the code that aligns and compares renderings."""
+    return sha(*(part for module in CHECK_MODULES for part in (module.__name__, _source(module))))[:16]
 
 
 @functools.lru_cache(maxsize=None)

@@ -43,7 +43,7 @@ def _record_refusal(con: duckdb.DuckDBPyConnection, rows: DocumentRows, reason: 
     document = {**rows.document, "status": str(Status.FAILED), "error": reason,
                 "pipeline_version": f"{rows.document.get('pipeline_version') or ''}{RETRY_MARK}"}
     try:
-        load_document(con, DocumentRows(document, [], [], [], [], []))
+        load_document(con, DocumentRows(document))
     except duckdb.Error:
         pass  # the document row itself is refused: the summary still names the document
 

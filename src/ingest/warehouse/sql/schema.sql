@@ -114,3 +114,85 @@ CREATE TABLE IF NOT EXISTS runs (
     n_duplicate      INTEGER,
     status           VARCHAR
 );
+
+CREATE TABLE IF NOT EXISTS mentions (     -- every number-like mention of a segment (extract/mentions.py)
+    doc_id      VARCHAR NOT NULL,
+    seg_idx     INTEGER NOT NULL,
+    mention_idx INTEGER NOT NULL,
+    kind        VARCHAR NOT NULL,           -- number percent multiplier fraction version date model | id url ref (never quantities)
+    text        VARCHAR NOT NULL,           -- exactly segments.text[char_start:char_end]
+    value_num   DOUBLE,                     -- the value (a range's low end); NULL for versions, dates, ids
+    value_max   DOUBLE,
+    value_tol   DOUBLE,                     -- half a unit of the last written digit (capped at 5 %)
+    norm        VARCHAR,                    -- canonical form: number, version, ISO date, model@size
+    unit        VARCHAR,                    -- unit or counted noun after it, when known
+    qualifier   VARCHAR,                    -- exact | up_to | about | over
+    digits      VARCHAR,                    -- significant digits as written ("17" for 1.7B)
+    name        VARCHAR,                    -- model name of a sized model
+    char_start  INTEGER,
+    char_end    INTEGER,
+    PRIMARY KEY (doc_id, seg_idx, mention_idx)
+);
+
+-- Renderings of one article, aligned after every load by ingest.run.renderings (Python):
+-- which document pairs were aligned from which versions of the two documents...
+CREATE TABLE IF NOT EXISTS alignments (
+    doc_a           VARCHAR NOT NULL,
+    doc_b           VARCHAR NOT NULL,
+    key_a           VARCHAR,                -- the document's sha256 and pipeline version when aligned
+    key_b           VARCHAR,
+    version         VARCHAR,                -- digest of the alignment code: new code re-aligns
+    identical_share DOUBLE,                 -- share of aligned sentence pairs that are word for word the same
+    coverage        DOUBLE,                 -- share of the shorter document's sentences aligned with confidence
+    same_article    BOOLEAN,                -- coverage high enough to take the two for renderings of one article
+    PRIMARY KEY (doc_a, doc_b)
+);
+
+-- ...their aligned sentences (1-1, 2-1 or 1-2) with a confidence...
+CREATE TABLE IF NOT EXISTS aligned_units (
+    doc_a       VARCHAR NOT NULL,
+    doc_b       VARCHAR NOT NULL,
+    unit_idx    INTEGER NOT NULL,
+    seg_a_first INTEGER NOT NULL,
+    seg_a_last  INTEGER NOT NULL,
+    seg_b_first INTEGER NOT NULL,
+    seg_b_last  INTEGER NOT NULL,
+    confidence  DOUBLE,                     -- 0..1: shared names, values and digits, and neighbours
+    evidence    DOUBLE,
+    PRIMARY KEY (doc_a, doc_b, unit_idx)
+);
+
+-- ...the mentions of aligned sentences matched one to one...
+CREATE TABLE IF NOT EXISTS mention_pairs (
+    doc_a      VARCHAR NOT NULL,
+    doc_b      VARCHAR NOT NULL,
+    unit_idx   INTEGER NOT NULL,
+    seg_a      INTEGER NOT NULL,
+    mention_a  INTEGER NOT NULL,
+    seg_b      INTEGER NOT NULL,
+    mention_b  INTEGER NOT NULL,
+    relation   VARCHAR NOT NULL,            -- agree | hedge (same value, one side "up to") | changed
+    change     VARCHAR,                     -- changed: magnitude | digits | value | version | date | name | size
+    certainty  DOUBLE,                      -- that the two mentions are one figure
+    confidence DOUBLE                       -- certainty x the sentence pair's confidence
+);
+
+-- ...and per group of renderings: which document is the original, which renderings are one source.
+CREATE TABLE IF NOT EXISTS renderings (
+    doc_id   VARCHAR PRIMARY KEY,
+    group_id VARCHAR NOT NULL,              -- the group's first doc_id
+    original BOOLEAN,                       -- the English rendering of translations
+    source   VARCHAR                        -- renderings with the same source count once
+);
+
+-- What the other renderings of a group say about a changed figure.
+CREATE TABLE IF NOT EXISTS verdicts (
+    doc_a     VARCHAR NOT NULL,
+    doc_b     VARCHAR NOT NULL,
+    seg_a     INTEGER NOT NULL,
+    mention_a INTEGER NOT NULL,
+    seg_b     INTEGER NOT NULL,
+    mention_b INTEGER NOT NULL,
+    supported VARCHAR,                      -- a | b | NULL (undecided)
+    arbiter   VARCHAR
+);

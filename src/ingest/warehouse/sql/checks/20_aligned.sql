@@ -1,12 +1,10 @@
--- Aligned-evidence check: documents that render the same article (two translations of
--- one blog post, a translation and its source) are recognised from the rare anchors they
--- share — Latin-script names and URLs, weighted by inverse document frequency — and their
--- sentences are aligned by shared anchors (mutual best match). Documents about different
--- releases are never renderings of one article. Inside an aligned sentence pair, a
--- measurement (percentage, multiplier, quantity, count) whose unit both sides state but
--- with a value the other side lacks, while the other side has one it lacks too, is flagged
--- (a number changed), even when no claim subject was recognised; this needs no
--- translation model. Omissions (extra values on one side only) are not flagged.
+-- Renderings of one article. `document_pairs` recognises documents that render the same
+-- article (two translations of one blog post, a translation and its source, a draft and the
+-- final) from the rare anchors they share — Latin-script names and URLs, weighted by inverse
+-- document frequency. Documents about different releases are never renderings of one article.
+-- Their sentences are aligned and their mentions compared in Python after every load
+-- (ingest.run.renderings -> tables alignments, aligned_units, mention_pairs, renderings,
+-- verdicts); the views below present those tables.
 
 CREATE OR REPLACE VIEW document_pairs AS
 WITH doc_names AS (
@@ -36,41 +34,36 @@ JOIN documents da ON da.doc_id = s.doc_a JOIN documents db ON db.doc_id = s.doc_
 WHERE s.n_shared >= 5 AND s.shared_weight / least(wa.total, wb.total) >= 0.7
   AND (da.release IS NULL OR db.release IS NULL OR da.release = db.release);
 
+-- Every pair of aligned sentences (a 2-1 unit gives two rows), with the unit's confidence.
 CREATE OR REPLACE VIEW aligned_segments AS
-WITH seg_anchor AS (
-    SELECT DISTINCT doc_id, seg_idx, kind, anchor FROM anchors
-),
-scored AS (
-    SELECT p.doc_a, a.seg_idx AS seg_a, p.doc_b, b.seg_idx AS seg_b,
-           count(*) FILTER (WHERE a.kind <> 'number') AS shared_names,
-           count(*) FILTER (WHERE a.kind = 'number') AS shared_numbers
-    FROM document_pairs p
-    JOIN seg_anchor a ON a.doc_id = p.doc_a
-    JOIN seg_anchor b ON b.doc_id = p.doc_b AND b.anchor = a.anchor AND b.kind = a.kind
-    GROUP BY ALL
-),
-eligible AS (
-    SELECT *, shared_names * 2 + shared_numbers AS score FROM scored
-    -- two rare names and a third anchor, or a name and two numbers, tie two sentences
-    WHERE (shared_names >= 2 AND shared_names + shared_numbers >= 3)
-       OR (shared_names >= 1 AND shared_numbers >= 2)
-)
-SELECT doc_a, seg_a, doc_b, seg_b, shared_names, shared_numbers FROM eligible
-QUALIFY score = max(score) OVER (PARTITION BY doc_a, seg_a, doc_b)
-    AND score = max(score) OVER (PARTITION BY doc_b, seg_b, doc_a);
+SELECT u.doc_a, sa.seg_idx AS seg_a, u.doc_b, sb.seg_idx AS seg_b, u.unit_idx, u.confidence
+FROM aligned_units u
+JOIN segments sa ON sa.doc_id = u.doc_a AND sa.seg_idx BETWEEN u.seg_a_first AND u.seg_a_last
+JOIN segments sb ON sb.doc_id = u.doc_b AND sb.seg_idx BETWEEN u.seg_b_first AND u.seg_b_last;
 
-CREATE OR REPLACE VIEW aligned_number_mismatches AS
-WITH measures AS (
-    SELECT doc_id, seg_idx, unit, list(DISTINCT norm ORDER BY norm) AS values
-    FROM entities
-    WHERE label IN ('PERCENT', 'MULTIPLIER', 'QUANTITY', 'COUNT') AND unit IS NOT NULL
-    GROUP BY ALL
-)
-SELECT s.doc_a, s.seg_a, s.doc_b, s.seg_b, ma.unit,
-       list_filter(ma.values, lambda v: NOT list_contains(mb.values, v)) AS values_a,
-       list_filter(mb.values, lambda v: NOT list_contains(ma.values, v)) AS values_b
-FROM aligned_segments s
-JOIN measures ma ON ma.doc_id = s.doc_a AND ma.seg_idx = s.seg_a
-JOIN measures mb ON mb.doc_id = s.doc_b AND mb.seg_idx = s.seg_b AND mb.unit = ma.unit
-WHERE len(list_filter(ma.values, lambda v: NOT list_contains(mb.values, v))) > 0
-  AND len(list_filter(mb.values, lambda v: NOT list_contains(ma.values, v))) > 0;
+-- Matched mentions of aligned sentences, with both sentences.
+CREATE OR REPLACE VIEW mention_matches AS
+SELECT p.doc_a, p.doc_b, p.relation, p.change, p.certainty, p.confidence,
+       ma.kind, ma.unit AS unit_a, mb.unit AS unit_b, ma.text AS text_a, mb.text AS text_b,
+       ma.norm AS norm_a, mb.norm AS norm_b, ma.qualifier AS qualifier_a, mb.qualifier AS qualifier_b,
+       sa.text AS evidence_a, sb.text AS evidence_b, sa.text_en AS evidence_en_a, sb.text_en AS evidence_en_b,
+       p.seg_a, p.mention_a, p.seg_b, p.mention_b
+FROM mention_pairs p
+JOIN alignments al ON al.doc_a = p.doc_a AND al.doc_b = p.doc_b AND al.same_article
+JOIN mentions ma ON ma.doc_id = p.doc_a AND ma.seg_idx = p.seg_a AND ma.mention_idx = p.mention_a
+JOIN mentions mb ON mb.doc_id = p.doc_b AND mb.seg_idx = p.seg_b AND mb.mention_idx = p.mention_b
+JOIN segments sa ON sa.doc_id = p.doc_a AND sa.seg_idx = p.seg_a
+JOIN segments sb ON sb.doc_id = p.doc_b AND sb.seg_idx = p.seg_b;
+
+-- The same figure in two renderings (hedged differently or not).
+CREATE OR REPLACE VIEW agreements AS
+SELECT * FROM mention_matches WHERE relation IN ('agree', 'hedge');
+
+-- A figure two renderings state differently, what kind of change it is, how sure the
+-- alignment is, and what the group's other renderings say (the arbiter).
+CREATE OR REPLACE VIEW mismatches AS
+SELECT m.*, v.supported, v.arbiter
+FROM mention_matches m
+LEFT JOIN verdicts v ON v.doc_a = m.doc_a AND v.doc_b = m.doc_b AND v.seg_a = m.seg_a
+ AND v.mention_a = m.mention_a AND v.seg_b = m.seg_b AND v.mention_b = m.mention_b
+WHERE m.relation = 'changed';

@@ -3,10 +3,12 @@
 --     state the same subject, attribute and release and no value of one group agrees with
 --     any value of the other; doc_a/doc_b and the claims are each group's first, docs_a/docs_b
 --     list the whole groups;
---   aligned_value_mismatch (contradiction): a number changed between two renderings of the
---     same sentence (20_aligned.sql);
+--   aligned_value_mismatch (contradiction, or possible when the alignment is unsure): a figure
+--     changed between two renderings of the same sentence (20_aligned.sql), with the kind of
+--     change, the confidence and the group's arbiter;
 --   qualifier_mismatch (note): sources agree on a value but state it with a different
---     qualifier or baseline ("75%" vs "up to 75% vs FlashAttentionV2").
+--     qualifier or baseline ("75%" vs "up to 75% vs FlashAttentionV2");
+--   aligned_hedge (note): two renderings state the same figure, one hedged ("up to").
 
 CREATE OR REPLACE VIEW conflicts AS
 WITH groups AS (
@@ -32,7 +34,8 @@ contradictions AS (
              || ca.value || ', ' || array_to_string(d.docs_b, ', ') || ' ' || cb.value
              || ' for the same release, and no value of one side agrees with any of the other' AS explanation,
            ca.evidence AS evidence_a, cb.evidence AS evidence_b, ca.evidence_en AS evidence_en_a, cb.evidence_en AS evidence_en_b,
-           d.docs_a, d.docs_b
+           d.docs_a, d.docs_b, NULL AS change, NULL::DOUBLE AS confidence, NULL AS arbiter,
+           ca.value AS text_a, cb.value AS text_b
     FROM disagreeing d JOIN claims ca ON ca.claim_id = d.claim_a JOIN claims cb ON cb.claim_id = d.claim_b
 ),
 first_in_cluster AS (
@@ -55,20 +58,27 @@ notes AS (
            'same value, stated differently: ' || a.doc_id || ' ' || a.qualifier || coalesce(' vs ' || a.baseline, '')
              || ', ' || b.doc_id || ' ' || b.qualifier || coalesce(' vs ' || b.baseline, '') AS explanation,
            a.evidence AS evidence_a, b.evidence AS evidence_b, a.evidence_en AS evidence_en_a, b.evidence_en AS evidence_en_b,
-           [a.doc_id] AS docs_a, [b.doc_id] AS docs_b
+           [a.doc_id] AS docs_a, [b.doc_id] AS docs_b, NULL AS change, NULL::DOUBLE AS confidence, NULL AS arbiter,
+           a.value AS text_a, b.value AS text_b
     FROM differently_stated n JOIN claims a ON a.claim_id = n.claim_a JOIN claims b ON b.claim_id = n.claim_b
 ),
 aligned AS (
-    SELECT NULL AS claim_a, NULL AS claim_b, m.doc_a, m.doc_b, NULL AS subject, m.unit AS attribute,
-           da.release, array_to_string(m.values_a, ', ') AS value_a, array_to_string(m.values_b, ', ') AS value_b,
-           'aligned_value_mismatch' AS kind, 'contradiction' AS severity,
-           'two renderings of the same sentence state different ' || m.unit || ' values' AS explanation,
-           sa.text AS evidence_a, sb.text AS evidence_b, sa.text_en AS evidence_en_a, sb.text_en AS evidence_en_b,
-           [m.doc_a] AS docs_a, [m.doc_b] AS docs_b
-    FROM aligned_number_mismatches m
+    SELECT NULL AS claim_a, NULL AS claim_b, m.doc_a, m.doc_b, NULL AS subject,
+           coalesce(m.unit_a, m.unit_b, m.kind) AS attribute, da.release, m.text_a AS value_a, m.text_b AS value_b,
+           CASE WHEN m.relation = 'changed' THEN 'aligned_value_mismatch' ELSE 'aligned_hedge' END AS kind,
+           CASE WHEN m.relation <> 'changed' THEN 'note'
+                WHEN m.confidence >= 0.5 THEN 'contradiction' ELSE 'possible' END AS severity,
+           CASE WHEN m.relation = 'changed'
+                THEN 'two renderings of the same sentence state ' || m.text_a || ' and ' || m.text_b
+                     || ' (' || m.change || ' changed)'
+                ELSE 'same figure, hedged differently: ' || m.doc_a || ' ' || m.qualifier_a || ', '
+                     || m.doc_b || ' ' || m.qualifier_b END AS explanation,
+           m.evidence_a, m.evidence_b, m.evidence_en_a, m.evidence_en_b, [m.doc_a] AS docs_a, [m.doc_b] AS docs_b,
+           m.change, m.confidence, m.arbiter, m.text_a, m.text_b
+    FROM (SELECT * FROM mismatches
+          UNION ALL BY NAME
+          SELECT * FROM agreements WHERE relation = 'hedge') m
     JOIN documents da ON da.doc_id = m.doc_a
-    JOIN segments sa ON sa.doc_id = m.doc_a AND sa.seg_idx = m.seg_a
-    JOIN segments sb ON sb.doc_id = m.doc_b AND sb.seg_idx = m.seg_b
 )
 SELECT * FROM contradictions
 UNION ALL

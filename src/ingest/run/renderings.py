@@ -1,0 +1,183 @@
+"""Renderings of one article, kept aligned in the warehouse after every load.
+
+The `document_pairs` view says which documents render one article (rare names and URLs
+they share). Every pair whose documents changed since it was last aligned (their bytes or
+pipeline version), or that the current alignment code has not aligned, is aligned again (`ingest.align`) and its rows
+replaced in `alignments`, `aligned_units` and `mention_pairs`; then the groups of renderings
+(`renderings`) and what each group says about every changed figure (`verdicts`) are
+recomputed. Work is proportional to the pairs that changed; an unchanged re-run reads two
+small tables and stops.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Any, Iterable
+
+import duckdb
+import pyarrow as pa
+
+from .. import align
+from ..align.compare import AGREE, CHANGED, HEDGE
+from ..align.groups import Rendering, arbiter, groups, original, sources
+from ..extract.mentions import Mention
+from ..warehouse import dicts
+from ..warehouse.rows import to_arrow
+from .identity import check_digest
+
+_PAIR_TABLES = ("alignments", "aligned_units", "mention_pairs")
+Pair = tuple[str, str]
+
+
+def update_renderings(con: duckdb.DuckDBPyConnection) -> int:
+    """Re-align the document pairs that changed; returns how many pairs were aligned."""
+    current = _current_pairs(con)
+    stored = {(r["doc_a"], r["doc_b"]): (r["key_a"], r["key_b"], r["version"])
+              for r in dicts(con, "SELECT doc_a, doc_b, key_a, key_b, version FROM alignments")}
+    todo = sorted(pair for pair, key in current.items() if stored.get(pair) != key)
+    gone = sorted(pair for pair in stored if pair not in current)
+    if not todo and not gone:
+        return 0
+    segments = _segments(con, {doc for pair in todo for doc in pair})
+    results = {pair: align.compare_renderings(segments.get(pair[0], []), segments.get(pair[1], [])) for pair in todo}
+    con.execute("BEGIN TRANSACTION")
+    try:
+        _delete_pairs(con, todo + gone)
+        _insert(con, "alignments", [{"doc_a": a, "doc_b": b, "key_a": current[(a, b)][0], "key_b": current[(a, b)][1],
+                                     "version": check_digest(), "identical_share": results[(a, b)].identical_share,
+                                     "coverage": results[(a, b)].coverage,
+                                     "same_article": results[(a, b)].coverage >= align.RENDERING_COVERAGE}
+                                    for a, b in todo])
+        _insert(con, "aligned_units", [row for pair in todo for row in _unit_rows(pair, results[pair])])
+        _insert(con, "mention_pairs", [row for pair in todo for row in _pair_rows(pair, results[pair])])
+        _refresh_groups(con)
+        con.execute("COMMIT")
+    except BaseException:
+        con.execute("ROLLBACK")
+        raise
+    return len(todo)
+
+
+def _current_pairs(con: duckdb.DuckDBPyConnection) -> dict[Pair, tuple[str, str, str]]:
+    """Each document pair with what its alignment depends on: both documents' bytes and
+    pipeline version, and the alignment code."""
+    rows = dicts(con, "SELECT p.doc_a, p.doc_b, da.sha256 || ':' || da.pipeline_version AS key_a, "
+                      "db.sha256 || ':' || db.pipeline_version AS key_b FROM document_pairs p "
+                      "JOIN documents da ON da.doc_id = p.doc_a JOIN documents db ON db.doc_id = p.doc_b "
+                      "WHERE da.status = 'ok' AND db.status = 'ok'")
+    return {(r["doc_a"], r["doc_b"]): (r["key_a"], r["key_b"], check_digest()) for r in rows}
+
+
+def _segments(con: duckdb.DuckDBPyConnection, docs: Iterable[str]) -> dict[str, list[align.AlignSegment]]:
+    """Each document's segments with their names and mentions, as alignment reads them."""
+    ids = sorted(docs)
+    if not ids:
+        return {}
+    names: dict[tuple[str, int], set[str]] = defaultdict(set)
+    for doc, seg, anchor in con.execute("SELECT doc_id, seg_idx, anchor FROM anchors WHERE kind IN ('name', 'url') "
+                                        "AND doc_id IN (SELECT unnest(?::VARCHAR[]))", [ids]).fetchall():
+        names[(doc, seg)].add(anchor)
+    mentions: dict[tuple[str, int], list[Mention]] = defaultdict(list)
+    for row in dicts(con, "SELECT * FROM mentions WHERE doc_id IN (SELECT unnest(?::VARCHAR[])) "
+                          "ORDER BY doc_id, seg_idx, mention_idx", [ids]):
+        mentions[(row["doc_id"], row["seg_idx"])].append(Mention(
+            row["kind"], row["text"], row["char_start"], row["char_end"], row["value_num"], row["value_max"],
+            row["value_tol"] or 0.0, row["norm"] or "", row["unit"], row["qualifier"] or "exact", row["digits"] or "",
+            row["name"]))
+    segments: dict[str, list[align.AlignSegment]] = defaultdict(list)
+    for doc, seg, kind, text in con.execute("SELECT doc_id, seg_idx, kind, text FROM segments WHERE doc_id IN "
+                                            "(SELECT unnest(?::VARCHAR[])) ORDER BY doc_id, seg_idx", [ids]).fetchall():
+        segments[doc].append(align.AlignSegment(seg, kind, text, frozenset(names[(doc, seg)]),
+                                                tuple(mentions[(doc, seg)])))
+    return segments
+
+
+def _unit_rows(pair: Pair, result: align.PairResult) -> Iterable[dict[str, Any]]:
+    for index, unit in enumerate(result.units):
+        yield {"doc_a": pair[0], "doc_b": pair[1], "unit_idx": index, "seg_a_first": unit.segs_a[0],
+               "seg_a_last": unit.segs_a[-1], "seg_b_first": unit.segs_b[0], "seg_b_last": unit.segs_b[-1],
+               "confidence": unit.confidence, "evidence": unit.evidence}
+
+
+def _pair_rows(pair: Pair, result: align.PairResult) -> Iterable[dict[str, Any]]:
+    for placed in result.pairs:
+        unit = result.units[placed.unit]
+        yield {"doc_a": pair[0], "doc_b": pair[1], "unit_idx": placed.unit, "seg_a": placed.where_a[0],
+               "mention_a": placed.where_a[1], "seg_b": placed.where_b[0], "mention_b": placed.where_b[1],
+               "relation": placed.pair.relation, "change": placed.pair.change, "certainty": placed.pair.certainty,
+               "confidence": round(placed.pair.certainty * unit.confidence, 3)}
+
+
+def _insert(con: duckdb.DuckDBPyConnection, table: str, rows: list[dict[str, Any]]) -> None:
+    if not rows:
+        return
+    name = f"_ingest_{table}"
+    con.register(name, to_arrow(rows))
+    try:
+        con.execute(f"INSERT INTO {table} BY NAME SELECT * FROM {name}")
+    finally:
+        con.unregister(name)
+
+
+def _delete_pairs(con: duckdb.DuckDBPyConnection, pairs: list[Pair]) -> None:
+    if not pairs:
+        return
+    con.register("_ingest_pairs", pa.table({"doc_a": [a for a, _ in pairs], "doc_b": [b for _, b in pairs]}))
+    try:
+        for table in _PAIR_TABLES:
+            con.execute(f"DELETE FROM {table} WHERE (doc_a, doc_b) IN (SELECT (doc_a, doc_b) FROM _ingest_pairs)")
+    finally:
+        con.unregister("_ingest_pairs")
+
+
+def _refresh_groups(con: duckdb.DuckDBPyConnection) -> None:
+    """The groups of renderings (pairs that alignment bears out), their originals and sources,
+    and a verdict on every changed figure."""
+    renderings = {r["doc_id"]: Rendering(r["doc_id"], r["lang"] or "", r["title"])
+                  for r in dicts(con, "SELECT doc_id, lang, title FROM documents")}
+    aligned = dicts(con, "SELECT doc_a, doc_b, identical_share, same_article FROM alignments")
+    shares = {(r["doc_a"], r["doc_b"]): r["identical_share"] or 0.0 for r in aligned}
+    renders = [(r["doc_a"], r["doc_b"]) for r in aligned if r["same_article"]]
+    membership, source_of, original_of = [], {}, {}
+    for group in groups(renders):
+        first = original(group, renderings)
+        group_sources = sources(group, renderings, shares)
+        source_of.update(group_sources)
+        for doc in group:
+            original_of[doc] = first
+            membership.append({"doc_id": doc, "group_id": group[0], "original": doc == first,
+                                "source": group_sources[doc]})
+    con.execute("DELETE FROM renderings")
+    _insert(con, "renderings", membership)
+    con.execute("DELETE FROM verdicts")
+    _insert(con, "verdicts", _verdicts(con, original_of, source_of))
+
+
+def _verdicts(con: duckdb.DuckDBPyConnection, original_of: dict[str, str | None],
+              source_of: dict[str, str]) -> list[dict[str, Any]]:
+    """For every changed figure: which value the group's other renderings state, if any."""
+    rows = dicts(con, "SELECT p.*, ma.text AS text_a, mb.text AS text_b FROM mention_pairs p "
+                      "JOIN mentions ma ON ma.doc_id = p.doc_a AND ma.seg_idx = p.seg_a AND ma.mention_idx = p.mention_a "
+                      "JOIN mentions mb ON mb.doc_id = p.doc_b AND mb.seg_idx = p.seg_b AND mb.mention_idx = p.mention_b")
+    agreeing: dict[tuple[str, int, int], set[tuple[str, int, int]]] = defaultdict(set)
+    for row in rows:
+        if row["relation"] in (AGREE, HEDGE):
+            a, b = (row["doc_a"], row["seg_a"], row["mention_a"]), (row["doc_b"], row["seg_b"], row["mention_b"])
+            agreeing[a].add(b)
+            agreeing[b].add(a)
+    verdicts = []
+    for row in rows:
+        if row["relation"] != CHANGED:
+            continue
+        a, b = (row["doc_a"], row["seg_a"], row["mention_a"]), (row["doc_b"], row["seg_b"], row["mention_b"])
+        side_of = {row["doc_a"]: "a", row["doc_b"]: "b"}
+        for doc, *_ in agreeing[a]:
+            side_of.setdefault(doc, "a")
+        for doc, *_ in agreeing[b]:
+            side_of.setdefault(doc, "b")
+        verdict = arbiter(row["doc_a"], row["text_a"], row["doc_b"], row["text_b"], side_of,
+                          original_of.get(row["doc_a"]), source_of)
+        verdicts.append({"doc_a": row["doc_a"], "doc_b": row["doc_b"], "seg_a": row["seg_a"],
+                         "mention_a": row["mention_a"], "seg_b": row["seg_b"], "mention_b": row["mention_b"],
+                         "supported": verdict.supported, "arbiter": verdict.text})
+    return verdicts

@@ -1,0 +1,115 @@
+"""Every number in a segment as a mention: one value whatever the notation, and non-quantities marked."""
+
+from __future__ import annotations
+
+import pytest
+
+from ingest.align.compare import match_mentions
+from ingest.extract.mentions import DATE, IDENTIFIER, MODEL, QUANTITIES, REFERENCE, URL, VERSION, find_mentions
+
+
+def _only(text: str, lang: str):
+    mentions = [m for m in find_mentions(text, lang) if m.kind in QUANTITIES | {VERSION, DATE, MODEL}]
+    assert len(mentions) == 1, f"{text!r}: {mentions}"
+    return mentions[0]
+
+
+# The same figure in two notations: each pair must agree.
+SAME = [
+    (("over 30 million textbooks", "en"), ("超过 3000 万本课文", "zh")),
+    (("0.5 million", "en"), ("50万", "zh")),
+    (("500,000 samples", "en"), ("50 万的样本", "zh")),
+    (("1.3T tokens", "en"), ("1.3 万亿的 token", "zh")),
+    (("1兆パラメータ", "ja"), ("1.0T parameters", "en")),
+    (("2200 亿", "zh"), ("220B", "en")),
+    (("34,000 topics", "en"), ("3.4 万个主题", "zh")),
+    (("9,300万個", "ja"), ("9300万个参数", "zh")),
+    (("13億", "ja"), ("13亿", "zh")),
+    (("three million", "en"), ("三百万", "zh")),
+    (("１０年間", "ja"), ("十年", "zh")),
+    (("twice as fast", "en"), ("速度翻倍", "zh")),
+    (("两倍的吞吐", "zh"), ("2x throughput", "en")),
+    (("reduced to 1/13", "en"), ("13倍减少", "zh")),
+    (("10-18% less memory", "en"), ("内存减少 10～18%", "zh")),
+    (("1.69 to 2.65x", "en"), ("1.69～2.65 倍", "zh")),
+    (("百分之二十", "zh"), ("20%", "en")),
+    (("400k", "en"), ("40万", "zh")),
+    (("1M+ downloads", "en"), ("100万以上", "ja")),
+]
+
+
+@pytest.mark.parametrize("left, right", SAME, ids=[f"{a[0]} = {b[0]}" for a, b in SAME])
+def test_one_value_in_another_notation_agrees(left, right):
+    x, y = _only(*left), _only(*right)
+    [pair] = match_mentions([x], [y])
+    assert pair.relation in ("agree", "hedge"), (x, y)
+
+
+# A changed figure, and the kind of change it is.
+CHANGED = [
+    (("over 30 million textbooks", "en"), ("超过三百万的课文", "zh"), "magnitude"),
+    (("The 1.7B parameter model", "en"), ("1.7T 的模型", "zh"), "magnitude"),
+    (("28B tokens", "en"), ("20 亿 token", "zh"), "value"),
+    (("BART-460M", "en"), ("BART-406M", "zh"), "size"),
+    (("MobileLM-360M", "zh"), ("SmolLM-360M", "zh"), "name"),
+    (("1.0.0rc0", "en"), ("1.0.0rc1", "en"), "version"),
+    (("2024年10月17日公開", "ja"), ("2024-10-18", "en"), "date"),
+    (("speedups of 2.5x", "en"), ("3.5 倍的加速", "zh"), "digits"),
+    (("speedups of 2.5x", "en"), ("4 倍的加速", "zh"), "value"),
+    (("426 contributors", "en"), ("462 个贡献者", "zh"), "digits"),
+]
+
+
+@pytest.mark.parametrize("left, right, kind", CHANGED, ids=[f"{a[0]} != {b[0]}" for a, b, _ in CHANGED])
+def test_a_changed_figure_is_paired_and_its_change_named(left, right, kind):
+    x, y = _only(*left), _only(*right)
+    [pair] = match_mentions([x], [y])
+    assert (pair.relation, pair.change) == ("changed", kind)
+
+
+def test_same_values_in_another_order_agree():
+    en = find_mentions("trained on only 600B tokens compared to MobileLM's 1T tokens", "en")
+    zh = find_mentions("相比于使用 1T token 的数据量去训练，只使用了 600B 的数据量", "zh")
+    assert {p.relation for p in match_mentions(en, zh)} == {"agree"}
+
+
+def test_an_omission_is_not_a_change():
+    en = find_mentions("We produced 39 million documents of 28B tokens over 34,000 topics.", "en")
+    zh = find_mentions("我们生成了 3900 万合成数据。", "zh")
+    assert [p.relation for p in match_mentions(en, zh)] == ["agree"]
+
+
+@pytest.mark.parametrize("text, kind, lang", [
+    ("OpenFold对PDB链7B3A_A的预测", IDENTIFIER, "zh"),
+    ("on A100 GPUs with fp16", IDENTIFIER, "en"),
+    ("see https://example.com/v2/page-2024 for details", URL, "en"),
+    ("图5：微软降水预报", REFERENCE, "zh"),
+    ("as Figure 3 shows", REFERENCE, "en"),
+    ("表 2 に示す", REFERENCE, "ja"),
+    ("PyTorch 2.5 のリリース", VERSION, "ja"),
+    ("DeepSpeed(現時点では0.14.5)", VERSION, "ja"),
+    ("Python versions 3.8-3.10", VERSION, "en"),
+    ("installs v0.* wheels", VERSION, "en"),
+], ids=lambda v: str(v)[:30])
+def test_identifiers_urls_references_and_versions_are_never_quantities(text, kind, lang):
+    mentions = find_mentions(text, lang)
+    assert kind in {m.kind for m in mentions}
+    assert not [m for m in mentions if m.kind in QUANTITIES], mentions
+
+
+@pytest.mark.parametrize("text, lang", [("十分重要", "zh"), ("百度的模型", "zh"), ("千万不要", "zh"),
+                                        ("数百个模型", "zh"), ("一般的な方法", "ja"), ("several hundred GPUs", "en")])
+def test_idioms_and_estimates_are_no_figures(text, lang):
+    assert not [m for m in find_mentions(text, lang) if m.kind in QUANTITIES]
+
+
+def test_dates_compare_as_dates():
+    a, b = _only("2024年10月17日", "zh"), _only("2024-10-17", "en")
+    assert a.norm == b.norm == "2024-10-17"
+    assert _only("October 17, 2024", "en").norm == "2024-10-17"
+
+
+def test_every_mention_slices_its_segment():
+    text = "最终，我们生成了 3900 万合成数据，规模达到了 20 亿，涵盖主题超过 3.4 万 (v1.2, A100, 图5)。"
+    for mention in find_mentions(text, "zh"):
+        assert text[mention.start:mention.end] == mention.text
