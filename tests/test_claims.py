@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from ingest.extract.claims import SegmentInput, build_claims, document_release
+from ingest.extract.claims import SegmentInput, build_claims
+from ingest.extract.releases import document_release
 from ingest.extract.glossary import glossary_mentions
 from ingest.clean import clean
 from ingest.extract.entities import find_entities
@@ -40,7 +41,7 @@ def test_value_subject_falls_back_to_the_section_heading_and_keeps_the_baseline(
     (claim,) = [c for c in claims_of(text, "zh") if c.attribute == "speedup"]
     assert (claim.subject, claim.value, claim.qualifier, claim.baseline) == (
         "cudnn-sdpa-backend", "75%", "up_to", "flashattentionv2")
-    assert claim.context == "nvidia-h100"
+    assert claim.conditions == "hw=nvidia-h100"
     assert claim.evidence[claim.char_start:claim.char_end] == "75%"
 
 
@@ -78,16 +79,27 @@ def test_numbers_without_a_nameable_subject_make_no_claim():
     assert claims_of("これは全体で75%速くなった。", "ja", release=None) == []
 
 
-def test_unknown_latin_names_fall_back_to_a_name_subject():
+def test_names_the_glossary_does_not_know_are_subjects_by_their_slug():
     (claim,) = claims_of("Zorblax は速度を 3 倍に高めた。", "ja")
-    assert (claim.subject, claim.attribute, claim.value) == ("name:zorblax", "speedup", "3x")
+    assert (claim.subject, claim.attribute, claim.value, claim.subject_source) == ("zorblax", "speedup", "3x", "name")
 
 
-def test_document_release_and_title_body_mismatch_note():
-    title = find_entities("PyTorch 2.5 发布博客", "zh")
-    body = [SegmentInput(i, "paragraph", "zh", "PyTorch 2.4 …", None, None, find_entities("PyTorch 2.4 更新", "zh"))
+def test_the_body_wins_over_a_title_that_names_another_release_and_the_title_is_noted():
+    title = "PyTorch 2.5 发布博客"
+    body = [SegmentInput(i, "paragraph", "zh", "PyTorch 2.4 更新", None, None, find_entities("PyTorch 2.4 更新", "zh"))
             for i in range(3)]
-    release, note = document_release(title, body)
-    assert release == "pytorch 2.5"
-    assert "pytorch 2.4" in note
-    assert document_release(title, body[:0]) == ("pytorch 2.5", None)
+    described = document_release(title, find_entities(title, "zh"), body)
+    assert (described.release, described.source) == ("pytorch 2.4", "body")
+    assert "pytorch 2.5" in described.note
+    assert document_release(title, find_entities(title, "zh"), body[:1]).release == "pytorch 2.5"
+
+
+def test_a_release_the_body_counts_from_is_not_the_articles():
+    title = "Release notes"
+    text = "This release is composed of 3393 commits since PyTorch 2.2."
+    body = [SegmentInput(0, "paragraph", "en", text, None, None, find_entities(text, "en"))]
+    assert document_release(title, [], body).release is None
+
+
+def test_the_original_url_names_the_release():
+    assert document_release("Release blog", [], [], "https://pytorch.org/blog/pytorch2-4/").release == "pytorch 2.4"

@@ -18,7 +18,7 @@ import re
 from dataclasses import dataclass
 from typing import Sequence
 
-from ..extract.mentions import DATE, FRACTION, MODEL, MULTIPLIER, QUANTITIES, VERSION, Mention
+from ..extract.mentions import DATE, FRACTION, MODEL, MULTIPLIER, NUMBER, QUANTITIES, VERSION, Mention
 
 AGREE, CHANGED, HEDGE = "agree", "changed", "hedge"
 # Kinds of change.
@@ -56,6 +56,8 @@ def _units_compatible(x: Mention, y: Mention) -> bool:
 
 
 def _agrees(x: Mention, y: Mention) -> bool:
+    if {x.kind, y.kind} == {MODEL, NUMBER}:  # "GenSLMs 25B model" / "25Bモデル": one size, named or not
+        return _values_agree(x.value, x.tol, y.value, y.tol)
     if _class(x) != _class(y):
         return False
     if x.kind in (VERSION, DATE):

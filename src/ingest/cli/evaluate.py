@@ -13,18 +13,20 @@ from .consoles import console, err
 def evaluate(labels: Path = typer.Option(Path("tests/labels"), help="Directory of hand labels."),
              seeds: Path = typer.Option(Path("seeds"), help="The seed articles."),
              corpus: Path = typer.Option(Path("../shared/corpus"), help="The shared corpus (skipped if absent)."),
+             corpus2: Path = typer.Option(Path("../shared/corpus2"), help="The renderings corpus (skipped if absent)."),
+             part: str = typer.Option("all", help="Which parts of the keys to show: tuned, blind or all."),
              show_errors: int = typer.Option(0, help="Print up to N missed and N extra entities.")) -> None:
-    """Entity and conflict precision/recall against the hand labels."""
-    from ..evaluate import evaluate as score, summary_rows
+    """Precision and recall against every hand-labelled set; held-out (blind) parts apart."""
+    from ..evaluate import evaluate as score, report_rows
 
-    inputs = [seeds] + ([corpus] if corpus.is_dir() else [])
-    if not corpus.is_dir():
-        err.print(f"[yellow]note:[/yellow] {corpus} not found; scoring the seeds only")
-    result = score(labels, inputs)
+    for folder in (corpus, corpus2):
+        if not folder.is_dir():
+            err.print(f"[yellow]note:[/yellow] {folder} not found; its labels are not scored")
+    result = score(labels, seeds, corpus, corpus2)
     table = Table("what", "gold", "predicted", "matched", "precision", "recall")
-    for row in summary_rows(result):
+    for row in report_rows(result, ("tuned", "blind") if part == "all" else (part,)):
         table.add_row(*(str(v) for v in row))
     console.print(table)
-    for kind, items in (("missed", result.entities.misses), ("extra", result.entities.extras)):
+    for kind, items in (("missed", result.claims.entities.misses), ("extra", result.claims.entities.extras)):
         for doc, item in items[:show_errors]:
             console.print(f"  {kind}: {doc} {item}")

@@ -1,9 +1,11 @@
-"""Scoring what the checks say about renderings of one article against the corpus2 answer key.
+"""Scoring what the checks say about pairs of documents against keys that quote both sides.
 
-The key (tests/labels/corpus2/{tuned,blind}/*.yaml) names, per group of renderings, the
-contradictions a reader must be shown (must_flag; should_flag is optional), the facts the
-renderings must be seen to agree on (must_corroborate) and the traps that must not be
-flagged (must_not_flag), each side by document, a quote and the value as written.
+Two keys use it: the corpus2 answer key (tests/labels/corpus2/{tuned,blind}/*.yaml: changes
+between renderings of one article) and the cross-article labels (tests/labels/claims/
+{tuned,blind}.yaml: facts different articles state). Each names the contradictions a reader
+must be shown (must_flag; should_flag is optional), the facts that must be seen to agree
+(must_corroborate) and the traps that must not be flagged (must_not_flag), each side by
+document, a quote and the value as written.
 
 The program's findings are read from the warehouse as pairs of sides (document, evidence
 sentence, value as written): contradictions and notes from `conflicts`, agreements from
@@ -77,30 +79,33 @@ class Finding:
         return frozenset((self.a.doc, self.b.doc))
 
 
-def load_labels(root: Path) -> list[GoldItem]:
-    """Every labelled item under root/{tuned,blind}/*.yaml."""
+def label_files(root: Path) -> list[tuple[Path, str]]:
+    """(file, part) of a labelled set: root/{tuned,blind}/*.yaml or root/{tuned,blind}.yaml."""
+    return [(file, part) for part in PARTS
+            for file in sorted([*(root / part).glob("*.yaml"), *root.glob(f"{part}.yaml")])]
+
+
+def load_labels(files: Sequence[tuple[Path, str]]) -> list[GoldItem]:
+    """Every labelled item of the files, with the part it belongs to."""
     items = []
-    for part in PARTS:
-        for file in sorted((root / part).glob("*.yaml")):
-            data = yaml.safe_load(file.read_text("utf-8"))
-            for category in CATEGORIES:
-                for item in data.get(category) or []:
-                    items.append(GoldItem(
-                        item["id"], data["group"], part, category, item.get("kind", ""),
-                        bool(item.get("number_based", True)),
-                        tuple(Side(s["doc"], s["quote"], str(s["value"])) for s in item["sides"])))
+    for file, part in files:
+        data = yaml.safe_load(file.read_text("utf-8"))
+        for category in CATEGORIES:
+            for item in data.get(category) or []:
+                items.append(GoldItem(
+                    item["id"], data["group"], part, category, item.get("kind", ""),
+                    bool(item.get("number_based", True)),
+                    tuple(Side(s["doc"], s["quote"], str(s["value"])) for s in item["sides"])))
     return items
 
 
-def labelled_documents(root: Path) -> dict[str, str]:
-    """doc -> the part (tuned/blind) its group belongs to."""
-    docs = {}
-    for part in PARTS:
-        for file in sorted((root / part).glob("*.yaml")):
-            for doc in yaml.safe_load(file.read_text("utf-8"))["documents"]:
-                docs.setdefault(doc, part)
-                if part == "blind":
-                    docs[doc] = part
+def labelled_documents(files: Sequence[tuple[Path, str]]) -> dict[str, str]:
+    """doc -> the part its labels belong to (blind when any of them is)."""
+    docs: dict[str, str] = {}
+    for file, part in files:
+        for doc in yaml.safe_load(file.read_text("utf-8"))["documents"]:
+            if docs.get(doc) != "blind":
+                docs[doc] = part
     return docs
 
 

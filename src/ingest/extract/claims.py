@@ -1,35 +1,36 @@
-"""Entities to normalised claims: subject, attribute, value, qualifier, baseline, release.
+"""Entities to normalised claims: subject, attribute, value, qualifier, baseline, conditions, release.
 
-Subjects come from the multilingual glossary (`extract/glossary.yaml`): the
-nearest glossary mention in the sentence, else the one in the section heading.
-A subject the glossary does not know falls back to the nearest Latin-script
-product name in the sentence, as `name:<lowercased name>`, so the same unknown
-name still groups with itself across sources; with no name at all, claims about
-counts fall back to the release's product and other values are dropped rather
-than guessed.
+A claim's subject is the nearest candidate in its clause (`subjects`: glossary mentions
+first, then names the glossary does not know, as slugs), else the subject of its section
+heading; with none, claims about counts fall back to the release's product and other values
+are dropped rather than guessed. Its conditions (`conditions`: hardware, GPU count, model
+size, precision, phase) and baseline ("vs FlashAttentionV2") are part of what it is compared
+under.
 
-The release a claim belongs to is the product version named by the section
-heading, else by the document title, else the one the body names most.
+The release a claim belongs to is the product version named by its section heading, else by
+its sentence (for an article that names no release), else the document's (`document_release`);
+`release_source` says which.
 """
 
 from __future__ import annotations
 
 import hashlib
 import re
-from collections import Counter
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Iterable, Sequence
 
-from ..lang import common_rules, profile
+from ..lang import profile
 from ..records import CELL_SEPARATOR, HEADING, TABLE_ROW
-from .entities import COUNT, MATURITY, MULTIPLIER, PERCENT, QUANTITY, VERSION, Entity
-from .glossary import Mention, glossary_mentions
+from .conditions import conditions
+from .entities import COUNT, MATURITY, MULTIPLIER, PERCENT, QUANTITY, Entity
+from .glossary import Mention, glossary
+from .mentions import MODEL, Mention as NumberMention
+from .releases import releases_in
 from .rules import rules_for
+from .numbers import canonical
+from .subjects import is_specific, slug, subject_mentions, tagged_feature
 
 _CLAUSE_END = re.compile(r"[。!?！？;；]")
-# A capitalised Latin word or run of them ("Zorblax", "TorchInductor", "ZeRO++", "Flight Recorder").
-_LATIN_NAME = re.compile(r"(?<![A-Za-z0-9_.])[A-Z][A-Za-z0-9]+(?:\+\+)?(?:[ -][A-Z][A-Za-z0-9+]+)*")
 _ATTRIBUTE_WINDOW_AFTER = 14
 _ATTRIBUTE_WINDOW_BEFORE = 24
 _COUNT_ATTRIBUTES = {"contributors": "contributors", "commits": "commits",
@@ -51,6 +52,7 @@ class SegmentInput:
     text_en: str | None
     section: str | None
     entities: Sequence[Entity]
+    mentions: Sequence[NumberMention] = ()
 
 
 @dataclass(frozen=True)
@@ -68,37 +70,14 @@ class Claim:
     unit: str | None
     qualifier: str
     baseline: str | None
-    context: str | None
+    conditions: str | None      # "gpus=64;hw=nvidia-a100": what the value holds under
     release: str | None
+    release_source: str | None  # heading | sentence | title | body: where the release comes from
+    subject_source: str         # glossary | name | heading | release | model (a sized model's name)
     char_start: int
     char_end: int
     evidence: str
     evidence_en: str | None
-
-
-# ---- context ------------------------------------------------------------------------------
-
-@lru_cache(maxsize=1)
-def release_products() -> frozenset[str]:
-    return frozenset(p["id"] for p in common_rules()["products"] if p.get("release"))
-
-
-def releases_in(entities: Iterable[Entity]) -> list[str]:
-    return [e.norm for e in entities if e.label == VERSION and e.extra.get("product") in release_products()]
-
-
-def document_release(title_entities: Sequence[Entity], segments: Sequence[SegmentInput]) -> tuple[str | None, str | None]:
-    """The release a document is about and, when its body is mostly about another one, a note."""
-    in_title = releases_in(title_entities)
-    body = Counter(r for s in segments if s.kind != HEADING for r in releases_in(s.entities))
-    body_top = body.most_common(1)[0][0] if body else None
-    if not in_title:
-        return body_top, None
-    release = in_title[0]
-    if body_top and body_top != release and body[body_top] >= 2 * max(body[release], 1):
-        return release, (f"the title names {release} but the body mostly names {body_top} "
-                         f"({body[body_top]} mentions vs {body[release]})")
-    return release, None
 
 
 def _clause_bounds(text: str, position: int) -> tuple[int, int]:
@@ -136,14 +115,6 @@ def _attribute(text: str, lang: str, start: int, end: int) -> str | None:
     return best[1] if best else None
 
 
-def _fallback_mentions(text: str, entities: Sequence[Entity]) -> list[Mention]:
-    """Latin-script product names ("TorchInductor", "ZeRO++") not already part of an entity."""
-    covered = [(e.start, e.end) for e in entities]
-    return [Mention(f"name:{m.group().lower()}", m.group(), m.start(), m.end())
-            for m in _LATIN_NAME.finditer(text)
-            if not any(s <= m.start() < e for s, e in covered)]
-
-
 def _cells(text: str) -> Iterable[tuple[int, int]]:
     """(start, end) of each cell of a table-row segment."""
     start = 0
@@ -157,12 +128,13 @@ def _shifted(mentions: Sequence[Mention], offset: int) -> list[Mention]:
 
 
 def _head_mention(mentions: Sequence[Mention], lang: str) -> Mention | None:
-    """The subject a heading is about: head-final languages (Chinese, Japanese: see their
-    profiles) put the head noun last ("TorchInductor 中的 BF16 符号形状优化"), English first
-    ("FlexAttention in TorchInductor")."""
-    if not mentions:
+    """The subject a heading or cell is about, a glossary subject before a name: head-final
+    languages (Chinese, Japanese: see their profiles) put the head noun last ("TorchInductor
+    中的 BF16 符号形状优化"), English first ("FlexAttention in TorchInductor")."""
+    candidates = [m for m in mentions if m.subject in glossary()] or list(mentions)
+    if not candidates:
         return None
-    return mentions[-1] if profile(lang).head_final else mentions[0]
+    return candidates[-1] if profile(lang).head_final else candidates[0]
 
 
 # ---- building -----------------------------------------------------------------------------
@@ -170,12 +142,13 @@ def _head_mention(mentions: Sequence[Mention], lang: str) -> Mention | None:
 class ClaimBuilder:
     """Builds the claims of one document, segment by segment, carrying section context."""
 
-    def __init__(self, doc_id: str, release: str | None, lang: str) -> None:
+    def __init__(self, doc_id: str, release: str | None, lang: str, release_source: str | None = None) -> None:
         self.doc_id = doc_id
-        self.doc_release = release
-        self.release = release
+        self.doc_release, self.doc_release_source = release, release_source if release else None
+        self.release, self.release_source = self.doc_release, self.doc_release_source
         self.lang = lang
         self.section_subject: Mention | None = None
+        self.previous_subject: Mention | None = None  # the first sure subject of the sentence before
         self.section_maturity: str | None = None
         self.column_maturity: list[str | None] = []
 
@@ -200,10 +173,11 @@ class ClaimBuilder:
         if all(label is not None for label in header):
             self.column_maturity = [label or None for label in header]
             return []
-        claims = [c for e in segment.entities if e.label != MATURITY
-                  for c in self._value_claim(segment, e, glossary_mentions(segment.text))]
+        mentions = subject_mentions(segment.text, segment.entities)
+        claims = [c for e in segment.entities if e.label != MATURITY for c in self._value_claim(segment, e, mentions)]
         for (start, end), maturity in zip(cells, self.column_maturity):
-            subject = _head_mention(_shifted(glossary_mentions(segment.text[start:end]), start), segment.lang)
+            in_cell = [m for m in mentions if start <= m.start and m.end <= end]
+            subject = _head_mention(in_cell, segment.lang)
             if maturity and subject:
                 claims.append(self._claim(segment, subject, "maturity", maturity, subject.start, subject.end))
         return claims
@@ -218,9 +192,11 @@ class ClaimBuilder:
         return "" if rules_for(self.lang).other_sections.search(cell) else None
 
     def _heading(self, segment: SegmentInput) -> list[Claim]:
-        mentions = glossary_mentions(segment.text)
-        self.section_subject = _head_mention(mentions, segment.lang)
-        self.release = (releases_in(segment.entities) or [self.release or self.doc_release])[0]
+        mentions = subject_mentions(segment.text, segment.entities)
+        self.section_subject = tagged_feature(segment.text, segment.entities) or _head_mention(mentions, segment.lang)
+        named = releases_in(segment.entities)
+        if named:
+            self.release, self.release_source = named[0], "heading"
         section_maturity = self._maturity_section(segment.text)
         if section_maturity:
             self.section_maturity = section_maturity
@@ -243,15 +219,36 @@ class ClaimBuilder:
         return None
 
     def _body(self, segment: SegmentInput) -> list[Claim]:
-        mentions = glossary_mentions(segment.text)
+        mentions = subject_mentions(segment.text, segment.entities)
+        claims = self._body_claims(segment, mentions) + self._model_sizes(segment)
+        # What "this" in the next sentence refers to: what this one made a claim about, else the
+        # sure subject it named last.
+        specific = [m for m in mentions if is_specific(m, segment.entities)]
+        stated = [m for m in specific if any(c.subject == m.subject for c in claims)]
+        self.previous_subject = (stated or specific or [None])[-1]
+        return claims
+
+    def _body_claims(self, segment: SegmentInput, mentions: list[Mention]) -> list[Claim]:
+        tagged = tagged_feature(segment.text, segment.entities) if segment.kind != "paragraph" else None
         claims = []
         for entity in segment.entities:
             if entity.label == MATURITY:
-                subject = _nearest(mentions, entity.start, entity.end) or self.section_subject
+                subject = tagged or _nearest(mentions, entity.start, entity.end) or self.section_subject
                 if subject:
                     claims.append(self._claim(segment, subject, "maturity", entity.norm, entity.start, entity.end))
             else:
                 claims.extend(self._value_claim(segment, entity, mentions))
+        return claims
+
+    def _model_sizes(self, segment: SegmentInput) -> list[Claim]:
+        """"BLOOM-176B", "Megatron-Turing NLG 530Bモデル": a named model's size, true whatever the
+        release (these claims corroborate but never contradict: one family has many sizes)."""
+        claims = []
+        for mention in segment.mentions:
+            if mention.kind == MODEL and mention.name and mention.value:
+                subject = Mention(slug(mention.name), mention.name, mention.start, mention.end)
+                claims.append(self._claim(segment, subject, "parameters", _size(mention.value), mention.start,
+                                          mention.end, subject_source="model"))
         return claims
 
     def _value_claim(self, segment: SegmentInput, entity: Entity, mentions: list[Mention]) -> list[Claim]:
@@ -285,25 +282,37 @@ class ClaimBuilder:
         usable = [m for m in mentions if not baseline_span or not (baseline_span[0] <= m.start < baseline_span[1])]
         clause_start, clause_end = _clause_bounds(segment.text, entity.start)
         in_clause = [m for m in usable if clause_start <= m.start and m.end <= clause_end]
-        subject = _nearest(in_clause, entity.start, entity.end) or _nearest(usable, entity.start, entity.end)
-        if subject or self.section_subject:
-            return subject or self.section_subject
-        fallback = [m for m in _fallback_mentions(segment.text, segment.entities)
-                    if not baseline_span or not (baseline_span[0] <= m.start < baseline_span[1])]
-        return _nearest(fallback, entity.start, entity.end) or (
-            self._release_subject() if entity.label == COUNT else None)
+        specific = [m for m in usable if is_specific(m, segment.entities)]
+        # A subject the glossary knows (or a versioned product), in the clause or the sentence; else
+        # the one a sentence opening with "this"/"これ" refers back to; else the section's; only then
+        # a name the glossary does not know (a name in the sentence may be a benchmark or a workload).
+        subject = (_nearest([m for m in specific if m in in_clause], entity.start, entity.end)
+                   or _nearest(specific, entity.start, entity.end) or self._referred(segment)
+                   or self.section_subject or _nearest(in_clause, entity.start, entity.end))
+        return subject or (self._release_subject() if entity.label == COUNT else None)
+
+    def _referred(self, segment: SegmentInput) -> Mention | None:
+        """The previous sentence's subject, for a sentence that opens by pointing back to it."""
+        opening = segment.text.lstrip()[:6].casefold()
+        if self.previous_subject and opening.startswith(tuple(profile(segment.lang).anaphora)):
+            return self.previous_subject
+        return None
 
     def _release_subject(self) -> Mention | None:
-        release = self.release or self.doc_release
-        if not release:
+        if not self.release:
             return None
-        product = release.split(" ", 1)[0]
-        return Mention(product, release, 0, 0)
+        return Mention(self.release.split(" ", 1)[0], self.release, 0, 0)
 
     def _claim(self, segment: SegmentInput, subject: Mention, attribute: str, value: str,
-               start: int, end: int, entity: Entity | None = None, baseline: str | None = None) -> Claim:
+               start: int, end: int, entity: Entity | None = None, baseline: str | None = None,
+               subject_source: str | None = None) -> Claim:
         key = f"{self.doc_id}|{segment.seg_idx}|{subject.subject}|{attribute}|{start}"
-        context = ",".join(sorted({e.norm for e in segment.entities if e.label == "HARDWARE"})) or None
+        release, release_source = self.release, self.release_source
+        if subject_source == "model":
+            release, release_source = None, None
+        elif release is None:  # an article without a release: a version its sentence names explicitly
+            named = releases_in(segment.entities)
+            release, release_source = (named[0], "sentence") if named else (None, None)
         return Claim(
             claim_id=hashlib.sha1(key.encode()).hexdigest()[:16], doc_id=self.doc_id,
             seg_idx=segment.seg_idx, subject=subject.subject, subject_text=subject.surface,
@@ -311,13 +320,31 @@ class ClaimBuilder:
             value_num=entity.value_num if entity else None, value_max=entity.value_max if entity else None,
             value_tol=entity.value_tol if entity else None, unit=entity.unit if entity else None,
             qualifier=entity.qualifier if entity else "exact",
-            baseline=baseline.lower() if baseline else None, context=context,
-            release=self.release or self.doc_release, char_start=start, char_end=end,
-            evidence=segment.text, evidence_en=segment.text_en,
+            baseline=baseline.lower() if baseline else None,
+            conditions=conditions(segment.text, segment.entities, entity) if entity else None,
+            release=release, release_source=release_source,
+            subject_source=subject_source or self._subject_source(subject),
+            char_start=start, char_end=end, evidence=segment.text, evidence_en=segment.text_en,
         )
 
+    def _subject_source(self, subject: Mention) -> str:
+        if subject.end == 0:
+            return "release"
+        if subject is self.section_subject:
+            return "heading"
+        return "glossary" if subject.subject in glossary() else "name"
 
-def build_claims(doc_id: str, lang: str, release: str | None, segments: Sequence[SegmentInput]) -> list[Claim]:
+
+def _size(value: float) -> str:
+    """530e9 -> '530B', 360e6 -> '360M'."""
+    for suffix, factor in (("T", 1e12), ("B", 1e9), ("M", 1e6)):
+        if value >= factor:
+            return f"{canonical(value / factor)}{suffix}"
+    return canonical(value)
+
+
+def build_claims(doc_id: str, lang: str, release: str | None, segments: Sequence[SegmentInput],
+                 release_source: str | None = None) -> list[Claim]:
     """All claims of one document, deduplicated by claim id."""
-    claims = ClaimBuilder(doc_id, release, lang).build(segments)
+    claims = ClaimBuilder(doc_id, release, lang, release_source).build(segments)
     return list({claim.claim_id: claim for claim in claims}.values())

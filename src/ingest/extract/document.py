@@ -6,7 +6,8 @@ from typing import Any, Callable, Sequence
 
 from ..records import DocumentRows, ExtractedDocument, PreparedDocument, Status, as_rows, utc_now
 from .anchors import segment_anchors
-from .claims import SegmentInput, build_claims, document_release
+from .claims import SegmentInput, build_claims
+from .releases import document_release
 from .entities import Entity, find_entities
 from .mentions import find_mentions, mention_rows
 from .nlp import get_nlp
@@ -60,14 +61,15 @@ def extract_document(prepared: PreparedDocument, run_id: str, fingerprint: str,
         anchor_rows.extend({"doc_id": record.doc_id, "seg_idx": record.seg_idx, "kind": kind, "anchor": anchor}
                            for kind, anchor in segment_anchors(record.text, mentions))
         inputs.append(SegmentInput(record.seg_idx, record.kind, record.lang, record.text,
-                                   record.text_en, record.section, entities))
+                                   record.text_en, record.section, entities, tuple(mentions)))
         if check_fidelity and record.text_en:
             issues.extend({"doc_id": record.doc_id, "seg_idx": record.seg_idx, "kind": i.kind,
                            "expected": i.expected, "detail": i.detail}
                           for i in check_fidelity(record.text, record.text_en, record.lang))
     title_entities = find_entities(prepared.metadata.title, prepared.lang) if prepared.metadata.title else []
-    release, note = document_release(title_entities, inputs)
-    claims = build_claims(prepared.source.doc_id, prepared.lang, release, inputs)
+    described = document_release(prepared.metadata.title, title_entities, inputs, prepared.metadata.source_url)
+    release, note = described.release, described.note
+    claims = build_claims(prepared.source.doc_id, prepared.lang, release, inputs, described.source)
     return ExtractedDocument(prepared, DocumentRows(
         document_row(prepared, run_id, fingerprint, release, note), segments=as_rows(prepared.segments),
         entities=entity_rows, mentions=mention_rows_, claims=as_rows(claims), translation_issues=issues,

@@ -55,6 +55,10 @@ class Mention:
     name: str | None = None       # the model name of a sized model ("bart" for BART-460M)
 
 
+# A product name right before a number, separated by a space ("Megatron-Turing NLG 530B").
+_NAME_BEFORE = re.compile(r"(?P<name>[A-Z][A-Za-z0-9\-]*(?: [A-Z][A-Za-z0-9\-]*)*) $")
+
+
 # ---- reading one segment --------------------------------------------------------------------------------------
 
 def find_mentions(text: str, lang: str) -> list[Mention]:
@@ -162,7 +166,18 @@ class _Reader:
                     kind = MULTIPLIER
         mention = Mention(kind, self.text[match.start():end], match.start(), end, value, value, tol,
                           canonical(value), unit, digits=significant(digits))
-        return self._ranged(self._qualified(self._with_unit(mention)))
+        return self._sized_model(self._ranged(self._qualified(self._with_unit(mention))))
+
+    def _sized_model(self, mention: Mention) -> Mention:
+        """"Megatron-Turing NLG 530Bモデル", "GenSLMs 25B model": a size between a name and the word
+        model is that model's size."""
+        if mention.kind != NUMBER or mention.unit != "models" or (mention.value or 0) < 1e6:
+            return mention
+        name = _NAME_BEFORE.search(self.text, 0, mention.start)
+        if not name:
+            return mention
+        return _replace(mention, kind=MODEL, name=name["name"].lower(),
+                        norm=f"{name['name'].lower()}@{canonical(mention.value or 0)}")
 
     def cjk(self, match: re.Match) -> Mention | None:
         """A run of CJK numerals: a figure when it has a magnitude or a counter after it, is not an

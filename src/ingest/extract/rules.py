@@ -97,3 +97,20 @@ def rules_for(lang: str) -> Rules:
         units_after=_keyed({**common["units"], **common.get("counted_nouns", {})},
                            wrap=r"\s?(?:{})(?![A-Za-z])", flags=re.I),
     )
+
+
+@lru_cache(maxsize=1)
+def release_products() -> frozenset[str]:
+    """Products whose versions are releases an article can be about (not dependencies)."""
+    return frozenset(p["id"] for p in common_rules()["products"] if p.get("release"))
+
+
+@lru_cache(maxsize=1)
+def _release_product_names() -> list[tuple[str, re.Pattern]]:
+    return [(p["id"], re.compile(rf"{_EDGE_BEFORE}(?:{_alternation(p['names'])}){_EDGE_AFTER}"))
+            for p in common_rules()["products"] if p.get("release")]
+
+
+def release_products_named(text: str) -> set[str]:
+    """The release products a text names, with or without a version ("DeepSpeed on Windows")."""
+    return {product for product, pattern in _release_product_names() if pattern.search(text)}

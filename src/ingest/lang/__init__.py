@@ -54,6 +54,8 @@ class LanguageProfile:
     metadata_labels: dict[str, list[str]]
     script: Script
     numbers: dict[str, Any]  # number words, scales, multipliers, counters, range joiners... (extract/mentions)
+    since: dict[str, list[str]]  # words before/after a release that make it an earlier one ("since 2.2")
+    anaphora: tuple[str, ...]    # words a sentence opens with to point back to the previous one
     extends: tuple[str, ...]
     rules: dict[str, Any]
     files: tuple[tuple[str, bytes], ...]  # (name, content) of the profile's files: what its output depends on
@@ -77,6 +79,8 @@ def _profile(folder: Traversable) -> LanguageProfile:
         magnitudes={k: float(v) for k, v in (facts.get("magnitudes") or {}).items()},
         month_suffix=facts.get("month_suffix"), metadata_labels=dict(facts.get("metadata_labels") or {}),
         script=Script(**(facts.get("script") or {})), numbers=dict(facts.get("numbers") or {}),
+        since={k: list(v or []) for k, v in (facts.get("since") or {}).items()},
+        anaphora=tuple(w.casefold() for w in facts.get("anaphora") or ()),
         extends=tuple(facts.get("extends") or ()),
         rules=rules, files=files)
 

@@ -18,7 +18,8 @@ from types import ModuleType
 from .. import align, clean, discover, language, lang, metadata, prepare, read, records, segment
 from ..align import compare as align_compare, groups as align_groups, sentences as align_sentences
 from ..clean import html as clean_html, markdown as clean_markdown, normalize as clean_normalize, text as clean_text
-from ..extract import anchors, claims, document, entities, glossary, mentions, nlp, notation, numbers, rules
+from ..extract import (anchors, claims, conditions, document, entities, glossary, mentions, nlp, notation, numbers,
+                       releases, rules, subjects)
 from ..translate import TranslationEngine, argos, engine, fidelity
 from ..translate import segments as translate_segments
 
@@ -32,7 +33,8 @@ STAGE_MODULES: dict[str, tuple[ModuleType, ...]] = {
     "prepare": (records, read, clean, clean_normalize, clean_text, clean_html, clean_markdown, metadata,
                 language, segment, prepare, lang),
     "translate": (engine, argos, translate_segments),
-    "extract": (rules, entities, numbers, notation, mentions, nlp, anchors, glossary, claims, document, fidelity, lang),
+    "extract": (rules, entities, numbers, notation, mentions, subjects, conditions, releases, nlp, anchors, glossary,
+                claims, document, fidelity, lang),
 }
 # The cross-document comparison of renderings: a change to these re-aligns every stored pair
 # (ingest.run.renderings keys the stored alignments on their digest and the documents' versions).

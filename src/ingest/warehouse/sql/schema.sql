@@ -66,8 +66,9 @@ CREATE TABLE IF NOT EXISTS claims (
     claim_id     VARCHAR PRIMARY KEY,
     doc_id       VARCHAR NOT NULL,
     seg_idx      INTEGER NOT NULL,
-    subject      VARCHAR NOT NULL,          -- canonical id (glossary) or name:<latin name>
+    subject      VARCHAR NOT NULL,          -- glossary id, or the slug of a name the glossary does not know
     subject_text VARCHAR,                   -- as written
+    subject_source VARCHAR,                 -- glossary | name | heading | release
     attribute    VARCHAR NOT NULL,
     value        VARCHAR NOT NULL,
     value_num    DOUBLE,
@@ -76,8 +77,9 @@ CREATE TABLE IF NOT EXISTS claims (
     unit         VARCHAR,
     qualifier    VARCHAR,                   -- exact | up_to | about | over
     baseline     VARCHAR,
-    context      VARCHAR,                   -- hardware named in the same sentence
+    conditions   VARCHAR,                   -- what a value holds under: gpus=64;hw=nvidia-a100;precision=fp16;phase=training
     release      VARCHAR,
+    release_source VARCHAR,                 -- heading | sentence | title | url | body
     char_start   INTEGER,
     char_end     INTEGER,
     evidence     VARCHAR,                   -- the source sentence
@@ -196,3 +198,32 @@ CREATE TABLE IF NOT EXISTS verdicts (
     supported VARCHAR,                      -- a | b | NULL (undecided)
     arbiter   VARCHAR
 );
+
+-- Independent sources: the renderings of one article are one source. `trust` is how often a
+-- source's checkable claims agree with the other sources' (ingest.run.truth, TruthFinder-style).
+CREATE TABLE IF NOT EXISTS sources (
+    source_id   VARCHAR PRIMARY KEY,        -- the first doc_id of the source
+    documents   VARCHAR[],
+    n_documents INTEGER,
+    trust       DOUBLE,                     -- 0..1
+    checked     INTEGER,                    -- claims on keys another source states too
+    agreeing    INTEGER                     -- ...of which another source states the same value
+);
+
+-- For every key on which sources disagree: which value the independent sources support.
+CREATE TABLE IF NOT EXISTS claim_verdicts (
+    subject    VARCHAR NOT NULL,
+    attribute  VARCHAR NOT NULL,
+    scope      VARCHAR NOT NULL,
+    unit       VARCHAR,
+    conditions VARCHAR,
+    baseline   VARCHAR,
+    supported  VARCHAR,                     -- the supported value; NULL when undecided
+    verdict    VARCHAR                      -- in words: "2 sources (3 documents) say beta; 1 says prototype"
+);
+
+-- Columns added after warehouses were first created: a warehouse made by an older version
+-- gets them here (its documents are then re-extracted, their pipeline version having changed).
+ALTER TABLE claims ADD COLUMN IF NOT EXISTS subject_source VARCHAR;
+ALTER TABLE claims ADD COLUMN IF NOT EXISTS conditions VARCHAR;
+ALTER TABLE claims ADD COLUMN IF NOT EXISTS release_source VARCHAR;

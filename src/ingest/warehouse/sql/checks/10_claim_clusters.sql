@@ -1,36 +1,59 @@
--- Values that agree, grouped. Claims with the same subject, attribute, release and unit
--- ("a key") are sorted by the interval their written precision allows (value ± value_tol,
--- ranges up to value_max) and overlapping intervals merge into one cluster; maturity and
--- other words cluster by equal value. "3万" and "29.8k" share a cluster, "2万" and "20万"
--- do not. Everything downstream compares clusters per document, never claim pairs, so the
--- checks stay linear in the number of claims.
+-- What claims are compared under. A claim's scope is its release, else the article it belongs
+-- to (its group of renderings, or its document): two articles without a release never compare.
+-- A named model's size ("BLOOM-176B") holds whatever the release.
+-- A claim about a part of a product ("torchinductor-cpu-backend") also speaks for the product
+-- ("torchinductor", the subject its slug begins with): part and product meet, two parts of one
+-- product do not (`via_part`). Multipliers compare as factors of at least 1: a reduction to
+-- 1/13 is a 13x reduction.
+CREATE OR REPLACE VIEW keyed_claims AS
+WITH scoped AS (
+    SELECT c.*, CASE WHEN c.subject_source = 'model' THEN 'any release'
+                     ELSE coalesce(c.release, 'article ' || coalesce(r.group_id, c.doc_id)) END AS scope,
+           CASE WHEN c.unit = 'x' AND c.value_num > 0 AND coalesce(c.value_max, c.value_num) < 1
+                THEN 1 / coalesce(c.value_max, c.value_num) ELSE c.value_num END AS lo_value,
+           CASE WHEN c.unit = 'x' AND c.value_num > 0 AND coalesce(c.value_max, c.value_num) < 1
+                THEN 1 / c.value_num ELSE coalesce(c.value_max, c.value_num) END AS hi_value,
+           CASE WHEN c.unit = 'x' AND c.value_num > 0 AND coalesce(c.value_max, c.value_num) < 1
+                THEN coalesce(c.value_tol, 0) / (c.value_num * c.value_num) ELSE coalesce(c.value_tol, 0) END AS tol
+    FROM claims c LEFT JOIN renderings r USING (doc_id)
+),
+subjects AS (SELECT DISTINCT subject FROM claims)
+SELECT s.*, s.subject AS key_subject, false AS via_part FROM scoped s
+UNION ALL
+SELECT s.*, p.subject AS key_subject, true AS via_part
+FROM scoped s JOIN subjects p ON starts_with(s.subject, p.subject || '-');
 
+-- Values that agree, grouped. Claims with the same key (subject, attribute, scope, unit) are
+-- sorted by the interval their written precision allows (value ± value_tol, ranges up to
+-- value_max) and overlapping intervals merge into one cluster; maturity and other words
+-- cluster by equal value. "3万" and "29.8k" share a cluster, "2万" and "20万" do not.
+-- Everything downstream compares clusters per document, never claim pairs, so the checks
+-- stay linear in the number of claims.
 CREATE OR REPLACE VIEW claim_clusters AS
 WITH bounded AS (
-    SELECT *,
-           value_num - coalesce(value_tol, 0) AS lo,
-           coalesce(value_max, value_num) + coalesce(value_tol, 0) AS hi
-    FROM claims
+    SELECT *, lo_value - tol AS lo, hi_value + tol AS hi FROM keyed_claims
 ),
 starts AS (
     SELECT *,
            CASE WHEN value_num IS NULL THEN 0
-                WHEN lo > max(hi) OVER (PARTITION BY subject, attribute, release, unit ORDER BY lo, hi, claim_id
+                WHEN lo > max(hi) OVER (PARTITION BY key_subject, attribute, scope, unit ORDER BY lo, hi, claim_id
                                         ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) THEN 1
                 ELSE 0 END AS new_cluster
     FROM bounded
 )
 SELECT * EXCLUDE (new_cluster),
        CASE WHEN value_num IS NULL THEN value
-            ELSE '#' || sum(new_cluster) OVER (PARTITION BY subject, attribute, release, unit ORDER BY lo, hi, claim_id
+            ELSE '#' || sum(new_cluster) OVER (PARTITION BY key_subject, attribute, scope, unit ORDER BY lo, hi, claim_id
                                                ROWS UNBOUNDED PRECEDING)
        END AS cluster
 FROM starts;
 
--- What each document says about each key: the clusters it states, and its first claim in each.
+-- What each document says about each key under each conditions and baseline: the clusters
+-- it states, its first claim in each, and whether it speaks only through a part of the subject.
 CREATE OR REPLACE VIEW document_positions AS
-SELECT subject, attribute, release, unit, doc_id,
+SELECT key_subject, attribute, scope, unit, conditions, baseline, doc_id,
        list(DISTINCT cluster ORDER BY cluster) AS clusters,
-       min(claim_id) AS claim_id
+       min(claim_id) AS claim_id, bool_and(via_part) AS via_part,
+       bool_and(subject_source = 'model') AS corroborate_only
 FROM claim_clusters
 GROUP BY ALL;

@@ -1,8 +1,11 @@
 -- The conflicts users read, one row per disagreement:
---   maturity_conflict / value_conflict (severity contradiction): two groups of documents
---     state the same subject, attribute and release and no value of one group agrees with
---     any value of the other; doc_a/doc_b and the claims are each group's first, docs_a/docs_b
---     list the whole groups;
+--   maturity_conflict / value_conflict (contradiction, or possible when the evidence is weak):
+--     two groups of documents state the same subject, attribute and scope (release, or the one
+--     article both render) under the same conditions and baseline, and no value of one group
+--     agrees with any value of the other; doc_a/doc_b and the claims are each group's first,
+--     docs_a/docs_b list the whole groups; `confidence` weighs how explicit the release and
+--     the subject are; `arbiter` says which value the independent sources support (verdicts
+--     computed by ingest.run.truth);
 --   aligned_value_mismatch (contradiction, or possible when the alignment is unsure): a figure
 --     changed between two renderings of the same sentence (20_aligned.sql), with the kind of
 --     change, the confidence and the group's arbiter;
@@ -12,44 +15,65 @@
 
 CREATE OR REPLACE VIEW conflicts AS
 WITH groups AS (
-    SELECT subject, attribute, release, unit, clusters,
+    SELECT key_subject, attribute, scope, unit, conditions, baseline, clusters,
            list(doc_id ORDER BY doc_id) AS docs, min(doc_id) AS first_doc,
-           arg_min(claim_id, doc_id) AS claim_id
+           arg_min(claim_id, doc_id) AS claim_id, bool_and(via_part) AS via_part
     FROM document_positions
+    WHERE NOT corroborate_only  -- a model family has many sizes: sizes only corroborate
     GROUP BY ALL
 ),
 disagreeing AS (
-    SELECT a.subject, a.attribute, a.release, a.claim_id AS claim_a, b.claim_id AS claim_b, a.docs AS docs_a, b.docs AS docs_b
+    SELECT a.key_subject AS subject, a.attribute, a.scope, a.unit, a.conditions, a.baseline,
+           a.claim_id AS claim_a, b.claim_id AS claim_b, a.docs AS docs_a, b.docs AS docs_b,
+           a.via_part OR b.via_part AS via_part
     FROM groups a JOIN groups b
-      ON a.subject = b.subject AND a.attribute = b.attribute AND a.release IS NOT DISTINCT FROM b.release
-     AND a.unit IS NOT DISTINCT FROM b.unit AND a.first_doc < b.first_doc
-     AND NOT list_has_any(a.clusters, b.clusters)
+      ON a.key_subject = b.key_subject AND a.attribute = b.attribute AND a.scope = b.scope
+     AND a.unit IS NOT DISTINCT FROM b.unit AND a.conditions IS NOT DISTINCT FROM b.conditions
+     AND a.baseline IS NOT DISTINCT FROM b.baseline AND a.first_doc < b.first_doc
+     AND NOT list_has_any(a.clusters, b.clusters) AND NOT (a.via_part AND b.via_part)
 ),
-contradictions AS (
-    SELECT d.claim_a, d.claim_b, ca.doc_id AS doc_a, cb.doc_id AS doc_b, d.subject, d.attribute, d.release,
-           ca.value AS value_a, cb.value AS value_b,
-           CASE WHEN d.attribute = 'maturity' THEN 'maturity_conflict' ELSE 'value_conflict' END AS kind,
-           'contradiction' AS severity,
-           array_to_string(d.docs_a, ', ') || (CASE WHEN d.attribute = 'maturity' THEN ' say(s) ' ELSE ' give(s) ' END)
-             || ca.value || ', ' || array_to_string(d.docs_b, ', ') || ' ' || cb.value
-             || ' for the same release, and no value of one side agrees with any of the other' AS explanation,
-           ca.evidence AS evidence_a, cb.evidence AS evidence_b, ca.evidence_en AS evidence_en_a, cb.evidence_en AS evidence_en_b,
-           d.docs_a, d.docs_b, NULL AS change, NULL::DOUBLE AS confidence, NULL AS arbiter,
-           ca.value AS text_a, cb.value AS text_b
+weighed AS (
+    SELECT d.*, ca.doc_id AS doc_a, cb.doc_id AS doc_b, ca.release AS release,
+           round(0.5 + 0.2 * (ca.release_source IN ('heading', 'sentence', 'title', 'url')
+                              AND cb.release_source IN ('heading', 'sentence', 'title', 'url'))::INTEGER
+                     + 0.15 * (ca.subject_source IN ('glossary', 'heading')
+                               AND cb.subject_source IN ('glossary', 'heading'))::INTEGER
+                     + 0.15 * (NOT d.via_part)::INTEGER, 2) AS confidence,
+           ca.value AS value_a, cb.value AS value_b, ca.evidence AS evidence_a, cb.evidence AS evidence_b,
+           ca.evidence_en AS evidence_en_a, cb.evidence_en AS evidence_en_b
     FROM disagreeing d JOIN claims ca ON ca.claim_id = d.claim_a JOIN claims cb ON cb.claim_id = d.claim_b
 ),
+contradictions AS (
+    SELECT w.claim_a, w.claim_b, w.doc_a, w.doc_b, w.subject, w.attribute, w.release,
+           w.value_a, w.value_b,
+           CASE WHEN w.attribute = 'maturity' THEN 'maturity_conflict' ELSE 'value_conflict' END AS kind,
+           CASE WHEN w.confidence >= 0.7 THEN 'contradiction' ELSE 'possible' END AS severity,
+           array_to_string(w.docs_a, ', ') || (CASE WHEN w.attribute = 'maturity' THEN ' say(s) ' ELSE ' give(s) ' END)
+             || w.value_a || ', ' || array_to_string(w.docs_b, ', ') || ' ' || w.value_b
+             || ' for ' || w.scope || coalesce(' under ' || w.conditions, '')
+             || ', and no value of one side agrees with any of the other' AS explanation,
+           w.evidence_a, w.evidence_b, w.evidence_en_a, w.evidence_en_b,
+           w.docs_a, w.docs_b, NULL AS change, w.confidence, v.verdict AS arbiter,
+           w.value_a AS text_a, w.value_b AS text_b
+    FROM weighed w
+    LEFT JOIN claim_verdicts v
+      ON v.subject = w.subject AND v.attribute = w.attribute AND v.scope = w.scope
+     AND v.unit IS NOT DISTINCT FROM w.unit AND v.conditions IS NOT DISTINCT FROM w.conditions
+     AND v.baseline IS NOT DISTINCT FROM w.baseline
+),
 first_in_cluster AS (
-    SELECT subject, attribute, release, unit, cluster, arg_min(claim_id, doc_id || claim_id) AS claim_id
+    SELECT key_subject, attribute, scope, unit, cluster, arg_min(claim_id, doc_id || claim_id) AS claim_id
     FROM claim_clusters GROUP BY ALL
 ),
 differently_stated AS (
     SELECT f.claim_id AS claim_a, arg_min(o.claim_id, o.doc_id || o.claim_id) AS claim_b
     FROM first_in_cluster f
-    JOIN claim_clusters a ON a.claim_id = f.claim_id
+    JOIN claim_clusters a ON a.claim_id = f.claim_id AND a.key_subject = f.key_subject
     JOIN claim_clusters o
-      ON o.subject = a.subject AND o.attribute = a.attribute AND o.release IS NOT DISTINCT FROM a.release
+      ON o.key_subject = a.key_subject AND o.attribute = a.attribute AND o.scope = a.scope
      AND o.unit IS NOT DISTINCT FROM a.unit AND o.cluster = a.cluster AND o.doc_id <> a.doc_id
      AND (o.qualifier IS DISTINCT FROM a.qualifier OR o.baseline IS DISTINCT FROM a.baseline)
+     AND NOT (o.via_part AND a.via_part)
     GROUP BY f.claim_id
 ),
 notes AS (
@@ -81,7 +105,7 @@ aligned AS (
     JOIN documents da ON da.doc_id = m.doc_a
 )
 SELECT * FROM contradictions
-UNION ALL
+UNION ALL BY NAME
 SELECT * FROM aligned
-UNION ALL
+UNION ALL BY NAME
 SELECT * FROM notes;

@@ -1,0 +1,44 @@
+"""The conditions a measured value holds under, from its sentence: hardware and GPU count, model
+size, numeric precision, training or inference, end to end or a kernel. Two claims compare only
+under the same conditions (`conditions` in lang/common.yaml holds the words)."""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from typing import Sequence
+
+from ..lang import common_rules
+from .entities import COUNT, HARDWARE, QUANTITY, Entity
+from .numbers import canonical
+
+_MODEL_SIZE_MIN = 1e6  # "25B", "350M": a bare magnitude this large in a claim's sentence is a model size
+
+
+@lru_cache(maxsize=1)
+def _words() -> list[tuple[str, str, re.Pattern]]:
+    """(component, value, pattern) for every condition word."""
+    compiled = []
+    for component, values in (common_rules().get("conditions") or {}).items():
+        for value, words in values.items():
+            alternation = "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
+            compiled.append((component, value, re.compile(rf"(?<![A-Za-z])(?:{alternation})(?![A-Za-z])", re.I)))
+    return compiled
+
+
+def conditions(text: str, entities: Sequence[Entity], own: Entity | None = None) -> str | None:
+    """'gpus=64;hw=nvidia-a100;phase=training' for a sentence, leaving out the claim's own value."""
+    found: set[str] = set()
+    for entity in entities:
+        if entity is own or (own is not None and entity.start == own.start and entity.end == own.end):
+            continue
+        if entity.label == HARDWARE:
+            found.add(f"hw={entity.norm}")
+        elif entity.label == COUNT and entity.unit == "gpus" and entity.value_num:
+            found.add(f"gpus={canonical(entity.value_num)}")
+        elif entity.label == QUANTITY and entity.unit in (None, "parameters") and (entity.value_num or 0) >= _MODEL_SIZE_MIN:
+            found.add(f"size={canonical(entity.value_num or 0)}")
+    for component, value, pattern in _words():
+        if pattern.search(text):
+            found.add(f"{component}={value}")
+    return ";".join(sorted(found)) or None

@@ -1,0 +1,83 @@
+"""The release an article describes: from its title, its original URL and its body.
+
+The body wins over a title that names another release when it clearly describes that one
+(the title is then noted on the document); releases the body counts from ("since 2.2",
+"自2.2以来": language data, `since` in lang/<code>/language.yaml) are not the article's; when
+the title names a product, only that product's releases count.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Iterable, Sequence
+
+from ..lang import profile
+from .entities import VERSION, Entity
+from .rules import release_products, release_products_named
+
+if TYPE_CHECKING:
+    from .claims import SegmentInput
+
+
+def releases_in(entities: Iterable[Entity]) -> list[str]:
+    return [e.norm for e in entities if e.label == VERSION and e.extra.get("product") in release_products()]
+
+
+@dataclass(frozen=True)
+class DocumentRelease:
+    """The release an article describes, where that came from, and a note when its title disagrees."""
+
+    release: str | None
+    source: str | None = None  # title | url | body
+    note: str | None = None
+
+
+_URL_VERSION = re.compile(r"(\d+)[-_.](\d+)(?:[-_.](\d+))?")
+
+
+def _url_release(source_url: str | None, title: str | None) -> str | None:
+    """'pytorch 2.4' from an original URL such as .../2024-07-24-pytorch2-4.md or .../pytorch-2-4-release/."""
+    if not source_url:
+        return None
+    path = source_url.lower().rsplit("/", 2)
+    tail = "/".join(path[-2:])
+    for product in sorted(release_products_named(source_url + " " + (title or "")), key=len, reverse=True):
+        match = re.search(rf"{re.escape(product)}[-_]?{_URL_VERSION.pattern}", tail)
+        if match:
+            return f"{product} {'.'.join(g for g in match.groups() if g)}"
+    return None
+
+
+def _is_earlier(segment: SegmentInput, entity: Entity) -> bool:
+    """"since PyTorch 2.2", "自PyTorch 2.2以来": a release the article counts from, not its own."""
+    since = profile(segment.lang).since
+    before = segment.text[max(0, entity.start - 8):entity.start].rstrip().casefold()
+    after = segment.text[entity.end:entity.end + 4].lstrip()
+    return (any(before.endswith(word.casefold()) for word in since.get("before", ()))
+            or after.startswith(tuple(since.get("after", ()))))
+
+
+def document_release(title: str | None, title_entities: Sequence[Entity], segments: Sequence[SegmentInput],
+                     source_url: str | None = None) -> DocumentRelease:
+    """The release a document describes: its body's when the body clearly describes another
+    release than its title names (the title is then noted), else its title's, else the one in
+    its original URL, else the one its body names most. Releases the body counts from ("since
+    2.2") do not count, and when the title names a product, only that product's releases do."""
+    in_title = releases_in(title_entities)
+    products = release_products_named(title or "")
+    body = Counter(e.norm for s in segments for e in s.entities
+                   if e.label == VERSION and e.extra.get("product") in release_products()
+                   and (not products or e.extra.get("product") in products) and not _is_earlier(s, e))
+    body_top = body.most_common(1)[0][0] if body else None
+    if in_title:
+        release = in_title[0]
+        if body_top and body_top != release and body[body_top] >= max(3, 2 * body[release]):
+            return DocumentRelease(body_top, "body", f"the title names {release} but the body describes {body_top} "
+                                                     f"({body[body_top]} mentions vs {body[release]})")
+        return DocumentRelease(release, "title")
+    from_url = _url_release(source_url, title)
+    if from_url:
+        return DocumentRelease(from_url, "url")
+    return DocumentRelease(body_top, "body" if body_top else None)

@@ -1,0 +1,116 @@
+"""Who a claim is about: an open-vocabulary subject finder, with the glossary as aliases.
+
+Candidates in a segment: glossary mentions (their aliases join names across languages:
+"SDPA 的 cuDNN 后端" = "CuDNNバックエンド" = "cuDNN backend for SDPA"), product and feature
+names in Latin script ("FlexAttention", "ZeRO++", "torch.compile", "Flight Recorder",
+"cuDNN 8.5.0"), names quoted in 「」『』《》, and the feature a maturity tag introduces
+("[Beta] Semi-structured sparsity"). A name the glossary does not know gets the id of its
+slug ("semi-structured-sparsity"), so the same name groups with itself across articles;
+words that name a kind of thing (GPU, model, library: `generic_subjects` in
+lang/common.yaml) are never subjects.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from typing import Sequence
+
+from ..lang import common_rules
+from .entities import HARDWARE, MATURITY, VERSION, Entity
+from .glossary import Mention, glossary, glossary_mentions
+from .rules import release_products, release_products_named
+
+# A Latin product name: a capitalised or camel-cased word or run of them ("TorchInductor",
+# "ZeRO++", "Flight Recorder"), a dotted identifier ("torch.compile"), or a lower-case word
+# with an inner capital ("cuDNN", "fastText").
+_LATIN_NAME = re.compile(
+    r"(?<![A-Za-z0-9_.\-])(?:[A-Za-z][A-Za-z0-9]*\.[A-Za-z_][A-Za-z0-9_.]*[A-Za-z0-9_]"
+    r"|(?:[A-Z][A-Za-z0-9]*|[a-z]+[A-Z][A-Za-z0-9]*)(?:\+\+)?(?:[ -](?:[A-Z][A-Za-z0-9+]*|\d[A-Za-z0-9.]*))*)"
+    r"(?![A-Za-z0-9_])")
+_QUOTED = re.compile(r"[「『《]([^」』》]{2,40})[」』》]")
+_TAGGED = re.compile(r"^\s*[\[(]\s*(?:beta|prototype|stable|experimental|preview|原型|测试版)\s*[\])]\s*(?P<name>.+?)\s*$",
+                     re.I)
+_TAG_NAME_MAX = 60
+_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff]")
+
+
+def slug(text: str) -> str:
+    """'Semi-structured sparsity' -> 'semi-structured-sparsity'; 'cuDNN 8.5.0' -> 'cudnn-8-5-0'."""
+    return re.sub(r"[^\w+]+", "-", text.casefold()).strip("-")
+
+
+@lru_cache(maxsize=1)
+def _generic() -> frozenset[str]:
+    return frozenset(w.casefold() for w in common_rules().get("generic_subjects", []))
+
+
+def is_generic(name: str) -> bool:
+    """A word for a kind of thing ("GPU", "model"), or a name made only of such words."""
+    words = re.split(r"[\s\-]+", name.casefold())
+    return all(word in _generic() for word in words if word)
+
+
+def _covered(start: int, end: int, spans: Sequence[tuple[int, int]]) -> bool:
+    return any(s < end and start < e for s, e in spans)
+
+
+def name_mentions(text: str, entities: Sequence[Entity], taken: Sequence[Mention]) -> list[Mention]:
+    """Latin names and quoted names the glossary does not know, as slug-id mentions.
+
+    Hardware is a condition, not a subject; a maturity word is a value; a product version
+    ("PyTorch 2.5") or a release product's bare name ("PyTorch") is the release. In Latin-script prose a sentence's first word is capitalised
+    anyway: it is a name only if it looks like one (an inner capital, a digit, a dot or "++").
+    """
+    blocked = [(e.start, e.end) for e in entities if e.label in (HARDWARE, MATURITY)]
+    blocked += [(m.start, m.end) for m in taken]
+    products = release_products_named(text)
+    latin_prose = not _CJK.search(text)
+    found = []
+    for match in _LATIN_NAME.finditer(text):
+        name = match.group().strip()
+        if _covered(match.start(), match.end(), blocked) or is_generic(name) or len(name) < 3:
+            continue
+        if products and release_products_named(name) and slug(name) in products:
+            continue  # "PyTorch": the release itself, not a feature of it
+        sentence_start = not text[:match.start()].strip() or text[:match.start()].rstrip()[-1:] in ".!?:"
+        if latin_prose and sentence_start and " " not in name and not re.search(r"[A-Z]|\d|\.|\+\+", name[1:]):
+            continue
+        found.append(Mention(slug(name), name, match.start(), match.end()))
+    for match in _QUOTED.finditer(text):
+        name = match.group(1).strip()
+        if not _covered(match.start(1), match.end(1), blocked) and not is_generic(name):
+            found.append(Mention(slug(name), name, match.start(1), match.end(1)))
+    return found
+
+
+def tagged_feature(text: str, entities: Sequence[Entity]) -> Mention | None:
+    """The feature a maturity tag introduces in a heading or list item: "[Beta] Semi-structured sparsity"."""
+    match = _TAGGED.match(text)
+    if not match or len(match["name"]) > _TAG_NAME_MAX:
+        return None
+    glossary = glossary_mentions(match["name"])
+    if glossary:
+        first = glossary[0]
+        return Mention(first.subject, first.surface, match.start("name") + first.start, match.start("name") + first.end)
+    name = match["name"].strip(" *:：")
+    if is_generic(name) or not name:
+        return None
+    return Mention(slug(name), name, match.start("name"), match.start("name") + len(name))
+
+
+def is_specific(mention: Mention, entities: Sequence[Entity]) -> bool:
+    """A subject as sure as a glossary one: the glossary knows it, or it is a product with its
+    version ("cuDNN 8.5.0")."""
+    return mention.subject in glossary() or any(
+        e.label == VERSION and e.start == mention.start and e.end <= mention.end for e in entities)
+
+
+def subject_mentions(text: str, entities: Sequence[Entity]) -> list[Mention]:
+    """Every candidate subject of a segment, in text order: glossary mentions first where they overlap."""
+    glossary = glossary_mentions(text)
+    releases = release_products()
+    names = [m for m in name_mentions(text, entities, glossary)
+             if not any(e.label == VERSION and e.extra.get("product") in releases and e.start <= m.start < e.end
+                        for e in entities)]
+    return sorted([*glossary, *names], key=lambda m: m.start)
