@@ -93,3 +93,17 @@ def test_reports_written_and_name_the_contradictions(seeded_warehouse):
     markdown = (reports / "consistency.md").read_text("utf-8")
     assert "FlexAttention" in markdown and "Intel GPU support" in markdown
     assert (reports / "consistency.html").read_text("utf-8").startswith("<!DOCTYPE html>")
+
+
+def test_the_two_contradictions_are_undecided_one_source_against_one(seeded_con):
+    rows = seeded_con.execute("SELECT subject, arbiter, confidence FROM conflicts WHERE severity = 'contradiction' "
+                              "AND kind = 'maturity_conflict' ORDER BY subject").fetchall()
+    assert [r[0] for r in rows] == ["flexattention", "intel-gpu-support"]
+    assert all(arbiter.startswith("undecided") and confidence >= 0.7 for _, arbiter, confidence in rows)
+
+
+def test_a_feature_and_its_product_meet_the_97_5_percent_is_corroborated(seeded_con):
+    # 000 says TorchInductor, 001 the TorchInductor CPU backend: part and product meet.
+    rows = seeded_con.execute("SELECT subject, documents FROM corroborations WHERE value = '97.5%'").fetchall()
+    assert rows and rows[0][0] in ("torchinductor", "torchinductor-cpu-backend")
+    assert [d[:3] for d in rows[0][1]] == ["000", "001"]

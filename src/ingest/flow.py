@@ -45,7 +45,7 @@ from .records import DocumentOutcome, SourceFile, Status
 from .run.batches import StageContext, batches, crash_reason, failed_batch, process_batch
 from .run.faults import is_transient
 from .run.loading import load_staged
-from .run.renderings import update_renderings
+from .run.checks import update_checks
 from .run.report_cache import report_data
 from .run.runner import Run, RunSummary, unchanged
 from .run.staging import StagedBatch, default_staging_dir
@@ -167,7 +167,7 @@ def report_task(warehouse_path: str, reports_dir: str | None, summary: RunSummar
     """Record the run, write reports/ and attach the report and the conflicts table to the flow run."""
     con = warehouse.connect(warehouse_path)
     try:
-        update_renderings(con)
+        update_checks(con)
         record_run(con, run_row)
         data = report_data(con, summary, cache_dir)
     finally:

@@ -18,12 +18,13 @@ import re
 from dataclasses import dataclass
 from typing import Sequence
 
-from ..extract.mentions import DATE, FRACTION, MODEL, MULTIPLIER, NUMBER, QUANTITIES, VERSION, Mention
+from ..extract.mentions import DATE, FRACTION, LABEL, MODEL, MULTIPLIER, NUMBER, QUANTITIES, VERSION, Mention
 
 AGREE, CHANGED, HEDGE = "agree", "changed", "hedge"
 # Kinds of change.
-MAGNITUDE, DIGITS, VALUE, VERSION_CHANGE, DATE_CHANGE, NAME, SIZE = (
-    "magnitude", "digits", "value", "version", "date", "name", "size")
+MAGNITUDE, DIGITS, VALUE, VERSION_CHANGE, DATE_CHANGE, NAME, SIZE, LABEL_CHANGE = (
+    "magnitude", "digits", "value", "version", "date", "name", "size", "label")
+_COMPARED = QUANTITIES | {VERSION, DATE, MODEL, LABEL}
 
 
 @dataclass(frozen=True)
@@ -31,7 +32,7 @@ class MentionPair:
     a: Mention
     b: Mention
     relation: str            # agree | changed | hedge
-    change: str | None       # for `changed`: magnitude | digits | value | version | date | name | size (+ kind)
+    change: str | None       # for `changed`: magnitude | digits | value | version | date | name | size | label
     certainty: float         # how sure the pairing is (1.0: values agree, or the only two left)
 
 
@@ -60,7 +61,7 @@ def _agrees(x: Mention, y: Mention) -> bool:
         return _values_agree(x.value, x.tol, y.value, y.tol)
     if _class(x) != _class(y):
         return False
-    if x.kind in (VERSION, DATE):
+    if x.kind in (VERSION, DATE, LABEL):
         return x.norm == y.norm
     if x.kind == MODEL:
         return _same_name(x.name, y.name) and _values_agree(x.value, x.tol, y.value, y.tol)
@@ -102,6 +103,8 @@ def change_kind(x: Mention, y: Mention) -> str:
         return VERSION_CHANGE
     if x.kind == DATE:
         return DATE_CHANGE
+    if x.kind == LABEL:
+        return LABEL_CHANGE
     if x.kind == MODEL and not _same_name(x.name, y.name):
         return NAME
     if x.kind == MODEL:
@@ -130,9 +133,10 @@ def _evidently_same(x: Mention, y: Mention, left_x: Sequence[Mention], left_y: S
         if _same_name(x.name, y.name):
             return 0.9
         return 0.8 if _values_agree(x.value, x.tol, y.value, y.tol) else 0.0
-    if x.kind in (VERSION, DATE):
+    if x.kind in (VERSION, DATE, LABEL):
         same_kind = lambda ms, kind: [m for m in ms if m.kind == kind]  # noqa: E731
-        return 0.8 if len(same_kind(left_x, x.kind)) == len(same_kind(left_y, y.kind)) == 1 else 0.0
+        alone = len(same_kind(left_x, x.kind)) == len(same_kind(left_y, y.kind)) == 1
+        return (0.6 if x.kind == LABEL else 0.8) if alone else 0.0
     if x.value is None or y.value is None:
         return 0.0
     peers_x = [m for m in left_x if _class(m) == _class(x) and _units_compatible(m, y)]
@@ -152,8 +156,8 @@ def _evidently_same(x: Mention, y: Mention, left_x: Sequence[Mention], left_y: S
 
 def match_mentions(a: Sequence[Mention], b: Sequence[Mention]) -> list[MentionPair]:
     """The one-to-one pairs between two aligned spans' mentions (identifiers, URLs and references left out)."""
-    left_a = [m for m in a if m.kind in QUANTITIES or m.kind in (VERSION, DATE, MODEL)]
-    left_b = [m for m in b if m.kind in QUANTITIES or m.kind in (VERSION, DATE, MODEL)]
+    left_a = [m for m in a if m.kind in _COMPARED]
+    left_b = [m for m in b if m.kind in _COMPARED]
     pairs: list[MentionPair] = []
     for x in list(left_a):
         match = next((y for y in left_b if _agrees(x, y)), None)

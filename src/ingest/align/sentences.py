@@ -21,7 +21,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Sequence
 
-from ..extract.mentions import DATE, MODEL, QUANTITIES, VERSION, Mention
+from ..extract.mentions import DATE, LABEL, MODEL, QUANTITIES, VERSION, Mention
 
 _SKIP = -0.6            # a sentence left out of the other rendering
 _MERGE = -0.35          # joining two sentences of one side
@@ -74,7 +74,7 @@ def _features(segments: Sequence[AlignSegment]) -> _Features:
                 features.values[("q", mention.kind if mention.kind != "fraction" else "multiplier",
                                  round(math.log10(abs(mention.value)) , 3) if mention.value else 0.0)] += 1
                 features.digits[mention.digits] += 1
-            elif mention.kind in (VERSION, DATE, MODEL):
+            elif mention.kind in (VERSION, DATE, MODEL, LABEL):
                 features.values[(mention.kind, mention.norm)] += 1
                 if mention.kind == MODEL:
                     features.digits[mention.digits] += 1

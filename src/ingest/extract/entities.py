@@ -128,7 +128,8 @@ def _dates(text: str, rules: Rules) -> Iterator[Entity]:
                 yield Entity(DATE, match.group(), match.start(), match.end(), date.isoformat())
 
 
-def _maturity(text: str, rules: Rules) -> Iterator[Entity]:
+def maturity_entities(text: str, rules: Rules) -> Iterator[Entity]:
+    """Maturity labels ("[Beta]", "ベータ", "正式にサポート") with their canonical value."""
     for value, pattern in rules.maturity:
         for match in pattern.finditer(text):
             yield Entity(MATURITY, match.group(), match.start(), match.end(), value)
@@ -186,6 +187,6 @@ def find_entities(text: str, lang: str) -> list[Entity]:
         *version_entities(text, rules), *_hardware(text, rules), *_measures(text, rules),
         *_counted(QUANTITY, rules.quantity, text), *_counted(COUNT, rules.counts, text),
         *_magnitude_quantities(text, rules),
-        *_dates(text, rules), *_maturity(text, rules),
+        *_dates(text, rules), *maturity_entities(text, rules),
     ]
     return [_with_qualifier(e, text, rules) for e in _resolve_overlaps(candidates)]

@@ -7,8 +7,8 @@ digits ("三百万", "3.4万", "1.3 万亿", "13億", "1兆"), Latin magnitudes 
 quantity mention carries one value (lo..hi for a range) and a tolerance: half a unit of its
 last written digit, capped at 5 % (`numbers.written_tolerance`), so "0.5 million" = "50万" and
 "3.4万" = "34,000" while "30 million" != "三百万". Versions ("1.0.0rc1", "v0.*", "PyTorch 2.5"),
-dates ("2024年10月17日" = "2024-10-17") and sized model names ("BART-460M") are kept with their
-own comparison; identifiers ("7B3A_A", "A100", "fp16"), URLs, and figure/table numbers ("图5")
+dates ("2024年10月17日" = "2024-10-17"), sized model names ("BART-460M") and maturity labels
+("[Beta]" = "测试版") are kept with their own comparison; identifiers ("7B3A_A", "A100", "fp16"), URLs, and figure/table numbers ("图5")
 are marked as such so they are never read as quantities. The unit or counted noun after a
 quantity is kept when the rules know it ("28B tokens"); a number needs none to be compared.
 
@@ -28,12 +28,12 @@ from .notation import (DIGITS, DOTTED, GLUED_NUMBER, GLUED_UNITS, LATIN_MAGNITUD
                        SIZED_MODEL, VERSION_TOKEN, alternation, cjk_factor, cjk_half_unit, half_unit, number_patterns,
                        significant, version_norm, number_vocabulary, within_idiom)
 from .numbers import MAGNITUDES, canonical, parse_cjk_numeral, written_tolerance
-from .entities import qualifier_near, version_entities
+from .entities import maturity_entities, qualifier_near, version_entities
 from .rules import rules_for
 
 # Kinds of mention. Quantities compare by value; the others by their own rules or not at all.
 NUMBER, PERCENT, MULTIPLIER, FRACTION = "number", "percent", "multiplier", "fraction"
-VERSION, DATE, MODEL = "version", "date", "model"
+VERSION, DATE, MODEL, LABEL = "version", "date", "model", "label"
 IDENTIFIER, URL, REFERENCE = "id", "url", "ref"
 QUANTITIES = frozenset({NUMBER, PERCENT, MULTIPLIER, FRACTION})
 NOT_QUANTITIES = frozenset({IDENTIFIER, URL, REFERENCE})
@@ -82,6 +82,8 @@ def find_mentions(text: str, lang: str) -> list[Mention]:
         reader.add(_multiplier_word(match))
     for match in patterns.cjk.finditer(text):
         reader.add(reader.cjk(match))
+    for entity in maturity_entities(text, rules_for(lang)):  # "[Beta]", "ベータ": compared by their value
+        reader.add(Mention(LABEL, entity.text, entity.start, entity.end, norm=entity.norm))
     return reader.finished()
 
 

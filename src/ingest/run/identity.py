@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import importlib
 from importlib import metadata as importlib_metadata
 from importlib import resources
 from types import ModuleType
@@ -39,6 +40,8 @@ STAGE_MODULES: dict[str, tuple[ModuleType, ...]] = {
 # The cross-document comparison of renderings: a change to these re-aligns every stored pair
 # (ingest.run.renderings keys the stored alignments on their digest and the documents' versions).
 CHECK_MODULES: tuple[ModuleType, ...] = (align, align_sentences, align_compare, align_groups)
+# ...and the modules that compute the cross-document tables from them (named: run/ imports identity).
+CHECK_RUNNERS = ("ingest.run.checks", "ingest.run.renderings", "ingest.run.truth")
 
 # Modules that decide how and where a run happens, or what is done with its rows, but never
 # what a stage outputs for a document.
@@ -47,7 +50,7 @@ OUTPUT_NEUTRAL = {"ingest", discover.__name__} | {f"ingest.{name}" for name in (
     "translate", "translate.cache", "translate.packages", "translate.archive", "extract",
     "warehouse", "warehouse.load", "warehouse.rows",
     "run", "run.identity", "run.cache", "run.batches", "run.staging", "run.loading", "run.runner", "run.faults",
-    "run.report_cache", "run.renderings", "outputs", "outputs.data", "outputs.markdown", "outputs.html", "outputs.files",
+    "run.report_cache", "outputs", "outputs.data", "outputs.markdown", "outputs.html", "outputs.files",
     "cli", "cli.consoles", "cli.run", "cli.query", "cli.models", "cli.evaluate")}
 
 
@@ -76,10 +79,20 @@ def sha(*parts: object) -> str:
     return digest.hexdigest()
 
 
+def _modules_digest(modules: list[ModuleType]) -> str:
+    return sha(*(part for module in modules for part in (module.__name__, _source(module))))[:16]
+
+
+@functools.lru_cache(maxsize=1)
+def align_digest() -> str:
+    """Digest of the code that aligns and compares renderings: new code re-aligns every pair."""
+    return _modules_digest(list(CHECK_MODULES))
+
+
 @functools.lru_cache(maxsize=1)
 def check_digest() -> str:
-    """Digest of the code that aligns and compares renderings."""
-    return sha(*(part for module in CHECK_MODULES for part in (module.__name__, _source(module))))[:16]
+    """Digest of all the cross-document check code: new code recomputes the checks."""
+    return _modules_digest([*CHECK_MODULES, *(importlib.import_module(name) for name in CHECK_RUNNERS)])
 
 
 @functools.lru_cache(maxsize=None)

@@ -22,8 +22,8 @@ from ..align.compare import AGREE, CHANGED, HEDGE
 from ..align.groups import Rendering, arbiter, groups, original, sources
 from ..extract.mentions import Mention
 from ..warehouse import dicts
-from ..warehouse.rows import to_arrow
-from .identity import check_digest
+from ..warehouse.load import insert_rows
+from .identity import align_digest
 
 _PAIR_TABLES = ("alignments", "aligned_units", "mention_pairs")
 Pair = tuple[str, str]
@@ -43,13 +43,13 @@ def update_renderings(con: duckdb.DuckDBPyConnection) -> int:
     con.execute("BEGIN TRANSACTION")
     try:
         _delete_pairs(con, todo + gone)
-        _insert(con, "alignments", [{"doc_a": a, "doc_b": b, "key_a": current[(a, b)][0], "key_b": current[(a, b)][1],
-                                     "version": check_digest(), "identical_share": results[(a, b)].identical_share,
+        insert_rows(con, "alignments", [{"doc_a": a, "doc_b": b, "key_a": current[(a, b)][0], "key_b": current[(a, b)][1],
+                                     "version": align_digest(), "identical_share": results[(a, b)].identical_share,
                                      "coverage": results[(a, b)].coverage,
                                      "same_article": results[(a, b)].coverage >= align.RENDERING_COVERAGE}
                                     for a, b in todo])
-        _insert(con, "aligned_units", [row for pair in todo for row in _unit_rows(pair, results[pair])])
-        _insert(con, "mention_pairs", [row for pair in todo for row in _pair_rows(pair, results[pair])])
+        insert_rows(con, "aligned_units", [row for pair in todo for row in _unit_rows(pair, results[pair])])
+        insert_rows(con, "mention_pairs", [row for pair in todo for row in _pair_rows(pair, results[pair])])
         _refresh_groups(con)
         con.execute("COMMIT")
     except BaseException:
@@ -65,7 +65,7 @@ def _current_pairs(con: duckdb.DuckDBPyConnection) -> dict[Pair, tuple[str, str,
                       "db.sha256 || ':' || db.pipeline_version AS key_b FROM document_pairs p "
                       "JOIN documents da ON da.doc_id = p.doc_a JOIN documents db ON db.doc_id = p.doc_b "
                       "WHERE da.status = 'ok' AND db.status = 'ok'")
-    return {(r["doc_a"], r["doc_b"]): (r["key_a"], r["key_b"], check_digest()) for r in rows}
+    return {(r["doc_a"], r["doc_b"]): (r["key_a"], r["key_b"], align_digest()) for r in rows}
 
 
 def _segments(con: duckdb.DuckDBPyConnection, docs: Iterable[str]) -> dict[str, list[align.AlignSegment]]:
@@ -108,17 +108,6 @@ def _pair_rows(pair: Pair, result: align.PairResult) -> Iterable[dict[str, Any]]
                "confidence": round(placed.pair.certainty * unit.confidence, 3)}
 
 
-def _insert(con: duckdb.DuckDBPyConnection, table: str, rows: list[dict[str, Any]]) -> None:
-    if not rows:
-        return
-    name = f"_ingest_{table}"
-    con.register(name, to_arrow(rows))
-    try:
-        con.execute(f"INSERT INTO {table} BY NAME SELECT * FROM {name}")
-    finally:
-        con.unregister(name)
-
-
 def _delete_pairs(con: duckdb.DuckDBPyConnection, pairs: list[Pair]) -> None:
     if not pairs:
         return
@@ -148,9 +137,9 @@ def _refresh_groups(con: duckdb.DuckDBPyConnection) -> None:
             membership.append({"doc_id": doc, "group_id": group[0], "original": doc == first,
                                 "source": group_sources[doc]})
     con.execute("DELETE FROM renderings")
-    _insert(con, "renderings", membership)
+    insert_rows(con, "renderings", membership)
     con.execute("DELETE FROM verdicts")
-    _insert(con, "verdicts", _verdicts(con, original_of, source_of))
+    insert_rows(con, "verdicts", _verdicts(con, original_of, source_of))
 
 
 def _verdicts(con: duckdb.DuckDBPyConnection, original_of: dict[str, str | None],

@@ -21,10 +21,7 @@ if TYPE_CHECKING:
 def _report_key(con: duckdb.DuckDBPyConnection) -> str:
     """What the report's data depends on: every document's bytes, pipeline version and status,
     the schema and check SQL, and the report code."""
-    digest = hashlib.sha256()
-    for row in con.execute("SELECT doc_id, sha256, pipeline_version, status, error FROM documents ORDER BY doc_id"
-                           ).fetchall():
-        digest.update(repr(row).encode("utf-8"))
+    digest = hashlib.sha256(warehouse.documents_digest(con).encode())
     for file in warehouse.sql_files():
         digest.update(file.read_bytes())
     digest.update(Path(report_model.__file__ or "").read_bytes())

@@ -23,7 +23,7 @@ from .batches import StageContext, batches, make_context, process_batch
 from .cache import default_cache_dir
 from .identity import STAGES, run_fingerprint
 from .loading import load_staged
-from .renderings import update_renderings
+from .checks import update_checks
 from .report_cache import write_reports
 from .staging import StagedBatch
 
@@ -152,7 +152,7 @@ class Run:
         """Record the run and write the reports (their data from the stage cache if no document changed)."""
         con = warehouse.connect(self.options.warehouse_path)
         try:
-            update_renderings(con)
+            update_checks(con)
             record_run(con, self.row())
             if self.options.reports_dir is not None:
                 paths, _ = write_reports(con, self.options.reports_dir, self.summary, self.cache_dir)

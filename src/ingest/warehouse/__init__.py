@@ -9,6 +9,7 @@ rows to Arrow in `rows`.
 
 from __future__ import annotations
 
+import hashlib
 import re
 import time
 from importlib import resources
@@ -113,6 +114,15 @@ def stored_fingerprints(con: duckdb.DuckDBPyConnection) -> dict[str, tuple[str, 
     """doc_id -> (sha256, pipeline_version, status) of what the warehouse holds."""
     return {doc_id: (sha, version, status) for doc_id, sha, version, status in con.execute(
         "SELECT doc_id, sha256, pipeline_version, status FROM documents").fetchall()}
+
+
+def documents_digest(con: duckdb.DuckDBPyConnection) -> str:
+    """What the cross-document checks depend on: every document's bytes, pipeline version and status."""
+    digest = hashlib.sha256()
+    for row in con.execute("SELECT doc_id, sha256, pipeline_version, status, error FROM documents ORDER BY doc_id"
+                           ).fetchall():
+        digest.update(repr(row).encode("utf-8"))
+    return digest.hexdigest()
 
 
 def table_counts(con: duckdb.DuckDBPyConnection) -> dict[str, int]:

@@ -105,13 +105,20 @@ def read_back(con: duckdb.DuckDBPyConnection, sources: Mapping[str, RowSource], 
     return DocumentRows(tables.pop("documents")[0], **{t: tables[t] for t in DOCUMENT_TABLES})
 
 
-def record_run(con: duckdb.DuckDBPyConnection, run: dict[str, Any]) -> None:
-    """Store (or replace) a run's row of the `runs` table."""
+def insert_rows(con: duckdb.DuckDBPyConnection, table: str, rows: Sequence[dict[str, Any]]) -> None:
+    """Append rows to a table (columns it lacks are left out, columns the rows lack are NULL)."""
+    if not rows:
+        return
     relations = _Relations(con)
     try:
-        relation, present = relations.of(to_arrow([run]))
-        names = ", ".join(f'"{c}"' for c in table_columns(con, "runs")["runs"] if c in present)
-        con.execute("DELETE FROM runs WHERE run_id = ?", [run["run_id"]])
-        con.execute(f"INSERT INTO runs BY NAME SELECT {names} FROM {relation}")
+        relation, present = relations.of(to_arrow(rows))
+        names = ", ".join(f'"{c}"' for c in table_columns(con, table)[table] if c in present)
+        con.execute(f"INSERT INTO {table} BY NAME SELECT {names} FROM {relation}")
     finally:
         relations.close()
+
+
+def record_run(con: duckdb.DuckDBPyConnection, run: dict[str, Any]) -> None:
+    """Store (or replace) a run's row of the `runs` table."""
+    con.execute("DELETE FROM runs WHERE run_id = ?", [run["run_id"]])
+    insert_rows(con, "runs", [run])

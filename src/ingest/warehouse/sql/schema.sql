@@ -121,7 +121,7 @@ CREATE TABLE IF NOT EXISTS mentions (     -- every number-like mention of a segm
     doc_id      VARCHAR NOT NULL,
     seg_idx     INTEGER NOT NULL,
     mention_idx INTEGER NOT NULL,
-    kind        VARCHAR NOT NULL,           -- number percent multiplier fraction version date model | id url ref (never quantities)
+    kind        VARCHAR NOT NULL,           -- number percent multiplier fraction version date model label | id url ref (never quantities)
     text        VARCHAR NOT NULL,           -- exactly segments.text[char_start:char_end]
     value_num   DOUBLE,                     -- the value (a range's low end); NULL for versions, dates, ids
     value_max   DOUBLE,
@@ -174,7 +174,7 @@ CREATE TABLE IF NOT EXISTS mention_pairs (
     seg_b      INTEGER NOT NULL,
     mention_b  INTEGER NOT NULL,
     relation   VARCHAR NOT NULL,            -- agree | hedge (same value, one side "up to") | changed
-    change     VARCHAR,                     -- changed: magnitude | digits | value | version | date | name | size
+    change     VARCHAR,                     -- changed: magnitude | digits | value | version | date | name | size | label
     certainty  DOUBLE,                      -- that the two mentions are one figure
     confidence DOUBLE                       -- certainty x the sentence pair's confidence
 );
@@ -220,6 +220,13 @@ CREATE TABLE IF NOT EXISTS claim_verdicts (
     baseline   VARCHAR,
     supported  VARCHAR,                     -- the supported value; NULL when undecided
     verdict    VARCHAR                      -- in words: "2 sources (3 documents) say beta; 1 says prototype"
+);
+
+-- The documents the cross-document tables above were last computed from (a digest), so an
+-- unchanged re-run does not compute them again.
+CREATE TABLE IF NOT EXISTS check_state (
+    documents_digest VARCHAR,
+    code_digest      VARCHAR
 );
 
 -- Columns added after warehouses were first created: a warehouse made by an older version

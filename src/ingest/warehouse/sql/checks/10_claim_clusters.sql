@@ -49,11 +49,13 @@ SELECT * EXCLUDE (new_cluster),
 FROM starts;
 
 -- What each document says about each key under each conditions and baseline: the clusters
--- it states, its first claim in each, and whether it speaks only through a part of the subject.
+-- it states, its first claim in each, whether it speaks only through a part of the subject,
+-- and its source (the renderings of one article are one source).
 CREATE OR REPLACE VIEW document_positions AS
-SELECT key_subject, attribute, scope, unit, conditions, baseline, doc_id,
-       list(DISTINCT cluster ORDER BY cluster) AS clusters,
-       min(claim_id) AS claim_id, bool_and(via_part) AS via_part,
-       bool_and(subject_source = 'model') AS corroborate_only
-FROM claim_clusters
+SELECT c.key_subject, c.attribute, c.scope, c.unit, c.conditions, c.baseline, c.doc_id,
+       coalesce(r.group_id, c.doc_id) AS source,
+       list(DISTINCT c.cluster ORDER BY c.cluster) AS clusters,
+       min(c.claim_id) AS claim_id, bool_and(c.via_part) AS via_part,
+       bool_and(c.subject_source = 'model') AS corroborate_only
+FROM claim_clusters c LEFT JOIN renderings r USING (doc_id)
 GROUP BY ALL;

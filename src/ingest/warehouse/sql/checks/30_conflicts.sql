@@ -1,8 +1,9 @@
 -- The conflicts users read, one row per disagreement:
 --   maturity_conflict / value_conflict (contradiction, or possible when the evidence is weak):
---     two groups of documents state the same subject, attribute and scope (release, or the one
---     article both render) under the same conditions and baseline, and no value of one group
---     agrees with any value of the other; doc_a/doc_b and the claims are each group's first,
+--     two groups of documents from different sources state the same subject, attribute and
+--     release under the same conditions and baseline, and no value of one group agrees with any
+--     value of the other (renderings of one article, one source, are compared sentence by
+--     sentence by the aligned check instead); doc_a/doc_b and the claims are each group's first,
 --     docs_a/docs_b list the whole groups; `confidence` weighs how explicit the release and
 --     the subject are; `arbiter` says which value the independent sources support (verdicts
 --     computed by ingest.run.truth);
@@ -17,7 +18,8 @@ CREATE OR REPLACE VIEW conflicts AS
 WITH groups AS (
     SELECT key_subject, attribute, scope, unit, conditions, baseline, clusters,
            list(doc_id ORDER BY doc_id) AS docs, min(doc_id) AS first_doc,
-           arg_min(claim_id, doc_id) AS claim_id, bool_and(via_part) AS via_part
+           arg_min(claim_id, doc_id) AS claim_id, bool_and(via_part) AS via_part,
+           list(DISTINCT source) AS sources
     FROM document_positions
     WHERE NOT corroborate_only  -- a model family has many sizes: sizes only corroborate
     GROUP BY ALL
@@ -31,13 +33,14 @@ disagreeing AS (
      AND a.unit IS NOT DISTINCT FROM b.unit AND a.conditions IS NOT DISTINCT FROM b.conditions
      AND a.baseline IS NOT DISTINCT FROM b.baseline AND a.first_doc < b.first_doc
      AND NOT list_has_any(a.clusters, b.clusters) AND NOT (a.via_part AND b.via_part)
+     AND NOT list_has_any(a.sources, b.sources)
 ),
 weighed AS (
     SELECT d.*, ca.doc_id AS doc_a, cb.doc_id AS doc_b, ca.release AS release,
-           round(0.5 + 0.2 * (ca.release_source IN ('heading', 'sentence', 'title', 'url')
-                              AND cb.release_source IN ('heading', 'sentence', 'title', 'url'))::INTEGER
-                     + 0.15 * (ca.subject_source IN ('glossary', 'heading')
-                               AND cb.subject_source IN ('glossary', 'heading'))::INTEGER
+           round(0.5 + 0.2 * coalesce(ca.release_source IN ('heading', 'sentence', 'title', 'url')
+                                       AND cb.release_source IN ('heading', 'sentence', 'title', 'url'), false)::INTEGER
+                     + 0.15 * coalesce(ca.subject_source IN ('glossary', 'heading')
+                                        AND cb.subject_source IN ('glossary', 'heading'), false)::INTEGER
                      + 0.15 * (NOT d.via_part)::INTEGER, 2) AS confidence,
            ca.value AS value_a, cb.value AS value_b, ca.evidence AS evidence_a, cb.evidence AS evidence_b,
            ca.evidence_en AS evidence_en_a, cb.evidence_en AS evidence_en_b
