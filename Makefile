@@ -12,7 +12,7 @@ INPUTS ?= seeds
 WAREHOUSE ?= warehouse/ingest.duckdb
 REPORTS ?= reports
 
-.PHONY: run test bench sync uv serve stop
+.PHONY: run test bench sync uv serve stop browser
 
 uv:
 	@command -v $(UV) >/dev/null 2>&1 || python3 -m pip install --user --quiet uv || curl -LsSf https://astral.sh/uv/install.sh | sh
@@ -24,8 +24,20 @@ run: sync
 	$(UV) run ingest run $(INPUTS) --warehouse $(WAREHOUSE) --reports $(REPORTS)
 
 # `make test` (and so CI) includes the slow soak (1,000 documents, a SIGKILL, a re-run).
-test: sync
+test: sync browser
 	INGEST_RUN_SLOW=1 $(UV) run pytest
+
+# The real-browser test of the HTML report needs headless Chromium and CJK fonts (Debian packages
+# chromium, fonts-noto-cjk). Installed with apt-get as root or with passwordless sudo; otherwise
+# that test skips and says why.
+APT := $(shell [ "$$(id -u)" = 0 ] && echo apt-get || (sudo -n true 2>/dev/null && echo "sudo apt-get"))
+browser:
+	@if command -v chromium >/dev/null 2>&1 && fc-list 2>/dev/null | grep -qi 'Noto Sans CJK'; then :; \
+	elif [ -n "$(APT)" ] && command -v apt-get >/dev/null 2>&1; then \
+	  echo "installing chromium and fonts-noto-cjk for the browser test (apt-get)"; \
+	  ($(APT) update -qq && DEBIAN_FRONTEND=noninteractive $(APT) install -y -qq chromium fonts-noto-cjk >/dev/null) \
+	    || echo "note: apt-get could not install chromium/fonts-noto-cjk; the browser test will skip"; \
+	else echo "note: chromium/fonts-noto-cjk are missing and this user cannot apt-get install them; the browser test will skip"; fi
 
 bench: sync
 	$(UV) run python -m bench

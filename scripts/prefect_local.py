@@ -23,6 +23,8 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
+from ingest.prefect_server import answers
+
 ROOT = Path(__file__).resolve().parents[1]
 PROFILE = "ingest-local"
 POOL = "local"
@@ -168,14 +170,6 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-def healthy(api_url: str, timeout: float = 2.0) -> bool:
-    try:
-        with urllib.request.urlopen(f"{api_url}/health", timeout=timeout) as response:
-            return response.status == 200
-    except (urllib.error.URLError, OSError, ValueError):
-        return False
-
-
 def start_process(name: str, args: list[str], env: dict[str, str]) -> subprocess.Popen:
     logs = home() / "logs"
     logs.mkdir(parents=True, exist_ok=True)
@@ -199,7 +193,7 @@ def start_server() -> str:
     process = start_process("server", [prefect_executable(), "server", "start", "--host", "127.0.0.1",
                                        "--port", str(port)], base_env())
     deadline = time.monotonic() + HEALTH_TIMEOUT_S
-    while not healthy(api_url):
+    while not answers(api_url, timeout=2.0):
         if process.poll() is not None:
             pid_file("server").unlink(missing_ok=True)
             raise SystemExit(f"the Prefect server exited with status {process.returncode}:\n{log_tail('server')}")
@@ -245,7 +239,7 @@ def running_api_url() -> str | None:
     """The address of the server this home's PID file names, if it is alive and answers."""
     pid = read_pid("server")
     url = profile_api_url()
-    if pid is not None and is_ours(pid) and url and healthy(url):
+    if pid is not None and is_ours(pid) and url and answers(url, timeout=2.0):
         return url
     return None
 

@@ -3,6 +3,7 @@ of loading, and the command line's errors. Nothing is half-written, nothing dupl
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import time
@@ -108,7 +109,7 @@ def test_ingest_run_with_a_missing_input_says_so(tmp_path):
 
 def test_a_warehouse_that_is_not_duckdb_is_a_clear_error(case):
     case.db.write_text("not a database")
-    with pytest.raises(warehouse.WarehouseError, match="not a valid DuckDB database file.*choose another --warehouse"):
+    with pytest.raises(warehouse.WarehouseError, match="not a valid DuckDB database file.*move it away"):
         case.run()
     assert case.db.read_text() == "not a database"
 
@@ -119,6 +120,98 @@ def test_a_warehouse_folder_that_cannot_be_created_is_a_clear_error(case, tmp_pa
     case.db = blocker / "w.duckdb"
     with pytest.raises(warehouse.WarehouseError, match="cannot create the warehouse folder"):
         case.run()
+
+
+# ---- faults that used to be tracebacks (issue 13, item 9): one line and an exit status ------
+
+def _cli_run(case, *extra: str):
+    return CliRunner().invoke(app, ["run", "--no-prefect", str(case.inputs), "--warehouse", str(case.db),
+                                    "--reports", str(case.reports), *extra])
+
+
+def _one_line_error(result) -> str:
+    errors = [line for line in result.output.splitlines() if line.startswith("error: ")]
+    assert len(errors) == 1 and "Traceback" not in result.output, result.output
+    return errors[0]
+
+
+def test_faults_opening_an_unchanged_warehouse_writes_nothing(case):
+    case.run()
+    before = case.db.read_bytes()
+    warehouse.connect(case.db).close()
+    assert case.db.read_bytes() == before and not case.db.with_name(case.db.name + ".wal").exists()
+
+
+@pytest.fixture
+def full_disk(tmp_path):
+    """A 4 MiB tmpfs to fill up; unmounted afterwards."""
+    mount = tmp_path / "small-disk"
+    mount.mkdir()
+    made = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=4m", "tmpfs", str(mount)], capture_output=True, text=True)
+    if made.returncode != 0:
+        pytest.skip(f"cannot mount a small tmpfs to fill (needs root and mount permission): {made.stderr.strip()}")
+    yield mount
+    subprocess.run(["umount", "-l", str(mount)], check=False)
+
+
+def _fill(folder: Path) -> None:
+    with open(folder / "filler", "wb") as handle:
+        try:
+            while True:
+                handle.write(b"\0" * 65536)
+        except OSError:
+            pass
+
+
+def test_faults_disk_full_is_one_line_and_an_unchanged_warehouse_still_opens(case, full_disk):
+    case.db = full_disk / "w.duckdb"
+    case.run()
+    _fill(full_disk)
+    warehouse.connect(case.db).close()  # the views are not rewritten on every open any more
+    case.add("new.txt", SEED_ZH.read_bytes())
+    result = _cli_run(case)
+    assert result.exit_code == 1
+    assert "No space left" in _one_line_error(result) or "space" in _one_line_error(result).lower()
+
+
+@pytest.mark.parametrize("kind", ["a file", "read-only"])
+def test_faults_an_unusable_reports_path_fails_before_loading(case, kind):
+    if kind == "a file":
+        case.reports.write_text("x")
+    else:
+        if os.geteuid() == 0:
+            pytest.skip("root writes into read-only folders; the `a file` case covers the check")
+        case.reports.mkdir()
+        case.reports.chmod(0o500)
+    result = _cli_run(case)
+    assert result.exit_code == 1 and "reports folder" in _one_line_error(result)
+    assert not case.db.exists() or case.query("SELECT count(*) FROM documents") == [(0,)]
+
+
+def test_faults_a_stage_cache_path_that_is_a_file_warns_and_the_run_goes_on(case):
+    case.db.with_name(case.db.stem + ".stages").write_text("in the way")
+    result = _cli_run(case)
+    assert result.exit_code == 0, result.output
+    assert "1 loaded" in result.output and "stage cache" in result.output and "warning:" in result.output
+
+
+@pytest.mark.parametrize("damage", ["truncated", "overwritten"])
+def test_faults_a_damaged_warehouse_is_detected_with_a_way_to_recover(case, damage):
+    case.add("zh.txt", SEED_ZH.read_bytes())
+    case.run()
+    size = case.db.stat().st_size
+    with open(case.db, "r+b") as handle:
+        if damage == "truncated":
+            handle.truncate(size // 2)
+        else:
+            handle.seek(size // 2)
+            handle.write(os.urandom(size // 4))
+    result = _cli_run(case)
+    assert result.exit_code == 1
+    message = _one_line_error(result)
+    assert ("truncated" in message or "damaged" in message) and "mv " in message and "run again" in message
+    case.db.rename(case.db.with_name("moved.duckdb"))
+    assert _cli_run(case).exit_code == 0  # the recovery the message gives works
 
 
 # ---- killed in the middle of loading ----------------------------------------------------

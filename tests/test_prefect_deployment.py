@@ -11,10 +11,13 @@ import json
 import re
 import subprocess
 import time
+from dataclasses import fields
 
 import pytest
 
 from ingest import warehouse
+from ingest.flow import artifact_key
+from ingest.settings import RunOptions, describe
 from prefect_fixtures import MAKE, UV, api_get, api_post, process_alive, serve_env
 from seed_fixtures import ROOT
 
@@ -50,6 +53,24 @@ def test_the_deployment_does_not_depend_on_the_deploying_directory(served):
     assert properties["warehouse_path"]["default"] == "warehouse/ingest.duckdb"  # relative: project root
     assert {"dask", "dask_address", "batch_size", "max_concurrency"} <= set(
         deployment["parameter_openapi_schema"]["properties"])
+    # every parameter is described, with the CLI's help text (RunOptions)
+    assert {name: p.get("description") for name, p in properties.items()} == {
+        f.name: describe(f.name) for f in fields(RunOptions)}
+    schedules = api_get(served.api_url, f"/deployments/{deployment['id']}/schedules")
+    assert [(s["schedule"]["cron"], s["active"]) for s in schedules] == [("0 6 * * *", False)]  # daily, switched off
+    inspected = served.run(UV, "run", "prefect", "deployment", "inspect", "ingest/ingest")
+    assert describe("warehouse_path") in inspected.stdout
+
+
+def test_ingest_run_reports_to_the_served_server_and_shows_in_flow_run_ls(served, seeds_copy, tmp_path):
+    result = served.run(UV, "run", "ingest", "run", str(seeds_copy), "--warehouse", str(tmp_path / "w.duckdb"),
+                        "--reports", str(tmp_path / "r"), timeout=300)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert f"Prefect: reporting to the server at {served.api_url}" in result.stderr
+    listed = served.run(UV, "run", "prefect", "flow-run", "ls", "--flow-name", "ingest")
+    assert listed.returncode == 0 and "COMPLETED" in listed.stdout
+    runs = api_post(served.api_url, "/flow_runs/filter", {})
+    assert any(run["parameters"].get("warehouse_path") == str(tmp_path / "w.duckdb") for run in runs)
 
 
 def test_deployment_run_watch_completes_and_fills_the_warehouse(served, seeds_copy, tmp_path):
@@ -67,9 +88,10 @@ def test_deployment_run_watch_completes_and_fills_the_warehouse(served, seeds_co
     artifacts = api_post(served.api_url, "/artifacts/filter",
                          {"artifacts": {"flow_run_id": {"any_": [flow_run["id"]]}}})
     by_key = {a["key"]: a for a in artifacts}
-    assert {"consistency-report", "conflicts"} <= set(by_key)
-    assert "FlexAttention" in by_key["consistency-report"]["data"]
-    assert by_key["consistency-report"]["type"] == "markdown" and by_key["conflicts"]["type"] == "table"
+    report_key, conflicts_key = artifact_key("consistency-report", str(db)), artifact_key("conflicts", str(db))
+    assert {report_key, conflicts_key} <= set(by_key) and report_key.startswith("consistency-report-w-")
+    assert "FlexAttention" in by_key[report_key]["data"]
+    assert by_key[report_key]["type"] == "markdown" and by_key[conflicts_key]["type"] == "table"
 
     con = warehouse.connect(db, read_only=True)
     try:

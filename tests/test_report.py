@@ -1,29 +1,88 @@
-"""The consistency report: Markdown, self-contained escaped HTML."""
+"""The consistency report: a summary first, one entry per contradiction with its sides, the same
+data in Markdown and HTML, every piece of document text escaped."""
 
 from __future__ import annotations
 
 import re
 
+import pytest
+
 from ingest import outputs
+from ingest.outputs.data import Evidence, Finding, ReportData, Side, Summary
 from ingest.outputs.html import render_html
+from report_text import markdown_text as _text
 
 
 def test_markdown_and_html_name_the_contradictions(seeded_con):
     data = outputs.collect(seeded_con)
-    markdown = outputs.render_markdown(data)
-    assert "## Contradictions (2)" in markdown
-    assert "ベータ機能として" in markdown and "[Prototype] FlexAttention" in markdown
+    assert data.summary.likely == 2 and data.summary.documents == 4
+    shown = _text(outputs.render_markdown(data))
+    assert "ベータ機能として" in shown and "[Prototype] FlexAttention" in shown
     page = render_html(data)
     assert "FlexAttention" in page and "<script" not in page
     assert not re.search(r"""(src|href)\s*=\s*["']?https?:""", page)
 
 
+def test_one_entry_per_subject_attribute_and_release_with_every_side(seeded_con):
+    data = outputs.collect(seeded_con)
+    flex = [f for f in data.contradictions if f.subject == "FlexAttention"]
+    assert len(flex) == 1
+    assert {side.value for side in flex[0].sides} == {"beta", "prototype"}
+    assert all(side.evidence and side.evidence[0].text for side in flex[0].sides)
+    assert flex[0].arbiter.startswith("undecided")
+
+
+def test_summary_comes_first_and_both_formats_hold_the_same_sections(seeded_con):
+    data = outputs.collect(seeded_con)
+    markdown, page = outputs.render_markdown(data), render_html(data)
+    sections = ["Summary", "Contradictions", "Corroborations", "Notes", "Sources", "Translation", "Fidelity issues",
+                "Documents"]
+    assert [markdown.index(f"## {name}" if name != "Fidelity issues" else "### Fidelity") for name in sections] == \
+        sorted(markdown.index(f"## {name}" if name != "Fidelity issues" else "### Fidelity") for name in sections)
+    for name in sections:
+        assert name in page
+
+
+def _finding(text: str) -> ReportData:
+    evidence = [Evidence("a", "<b>title</b>", text, None, False)]
+    finding = Finding("maturity_conflict", "flexattention", "maturity", "pytorch 2.5", None, 1.0,
+                      [Side("beta", ["a"], evidence), Side("<i>prototype</i>", ["b"], [])], "undecided")
+    summary = Summary(2, {"ja": 2}, 2, 1, 0, 0, 0, 0, 0)
+    return ReportData("now", summary, [finding], [], [], [], [], [], {}, [], [])
+
+
 def test_html_escapes_document_text():
-    row = {"subject": "flexattention", "release": "pytorch 2.5", "attribute": "maturity", "kind": "k",
-           "explanation": "<b>x</b>", "doc_a": "a", "doc_b": "b", "value_a": "beta", "value_b": "prototype",
-           "evidence_a": '<script>alert(1)</script>', "evidence_b": '"><img src=x onerror=alert(1)>',
-           "evidence_en_a": None, "evidence_en_b": None}
-    data = outputs.ReportData("now", [], [row], [], [], [], {}, [], [], None)
+    page = render_html(_finding('<script>alert(1)</script>"><img src=x onerror=alert(1)>'))
+    assert "<script>alert" not in page and "<img src=x" not in page and "<i>prototype" not in page
+    assert "&lt;script&gt;" in page and "&lt;b&gt;title&lt;/b&gt;" in page
+
+
+def test_the_install_hint_is_two_separate_commands_in_html():
+    data = _finding("x")
+    data.missing_pairs = ["ja->en"]
     page = render_html(data)
-    assert "<script>alert" not in page and "<img src=x" not in page
-    assert "&lt;script&gt;" in page
+    assert "<code>uv run ingest models install ja</code>" in page
+    assert "<code>uv run ingest models install --from PATH.argosmodel</code>" in page
+
+
+@pytest.mark.slow
+def test_the_report_stays_readable_at_1000_documents(bench_1000):
+    """Bench corpus: bounded page sizes and line lengths, one entry per subject/attribute/release,
+    at most EVIDENCE_SHOWN sentences per side while every document is still named."""
+    from ingest import warehouse
+    from ingest.outputs.data import EVIDENCE_SHOWN
+
+    markdown = (bench_1000.reports / "consistency.md").read_text("utf-8")
+    page = (bench_1000.reports / "consistency.html").read_text("utf-8")
+    assert len(page) < 3_000_000 and len(markdown) < 1_500_000
+    assert max(map(len, markdown.splitlines())) < 1_000
+    con = warehouse.connect(bench_1000.db, read_only=True)
+    data = outputs.collect(con)
+    con.close()
+    keys = [(f.subject, f.attribute, f.release, f.change) for f in data.contradictions if f.kind != "aligned_value_mismatch"]
+    assert len(keys) == len(set(keys)) and len(keys) > 20
+    for finding in data.contradictions:
+        assert len(finding.sides) >= 2
+        for side in finding.sides:
+            assert 1 <= len(side.evidence) <= EVIDENCE_SHOWN and len(side.documents) >= len(side.evidence)
+    assert page.count('class="card ') == len(data.contradictions)

@@ -254,3 +254,50 @@ def test_cli_no_stage_cache_neither_reads_nor_writes_the_cache(seeds_copy, tmp_p
     output = " ".join(result.output.split())
     assert "4 loaded" in output and "prepare 4 computed / 0 cached" in output
     assert not (tmp_path / "w.stages").exists()
+
+
+class _Payload:
+    """What an attacker would put in a cache file: unpickling it creates a folder."""
+
+    def __init__(self, marker) -> None:
+        self.marker = marker
+
+    def __reduce__(self):
+        import os
+
+        return os.mkdir, (str(self.marker),)
+
+
+def _replace_every_entry(cache, content: bytes) -> int:
+    entries = [p for p in cache.rglob("*") if p.is_file()]
+    for entry in entries:
+        entry.write_bytes(content)
+    return len(entries)
+
+
+def test_a_replaced_stage_cache_entry_never_runs_code(seeds_copy, tmp_path):
+    import pickle
+    import zlib
+
+    db, marker = tmp_path / "w.duckdb", tmp_path / "ran"
+    _direct(seeds_copy, db)
+    db.unlink()  # the documents are new again; the cache beside it is read
+    assert _replace_every_entry(tmp_path / "w.stages", zlib.compress(pickle.dumps(_Payload(marker)))) > 0
+    summary = _direct(seeds_copy, db)
+    assert not marker.exists()
+    assert len(summary.loaded) == 4 and summary.cached == {} and summary.work == ALL
+
+
+def test_a_wrong_shaped_stage_cache_entry_is_a_miss_not_an_error(seeds_copy, tmp_path):
+    import json
+    import zlib
+
+    db = tmp_path / "w.duckdb"
+    _direct(seeds_copy, db)
+    counts = document_row_counts(db)
+    db.unlink()
+    wrong = {"$record": "PreparedDocument", "source": 1}
+    assert _replace_every_entry(tmp_path / "w.stages", zlib.compress(json.dumps(wrong).encode())) > 0
+    summary = _direct(seeds_copy, db)
+    assert len(summary.loaded) == 4 and summary.work == ALL
+    assert document_row_counts(db) == counts

@@ -98,8 +98,8 @@ def test_missing_pair_is_untranslated_with_the_install_command(ja_installed):
     [result] = engine.translate("ko", ["안녕하세요"])
 
     assert (result.text_en, result.status, result.engine) == (None, UNTRANSLATED, None)
-    assert "`ingest models install ko`" in result.reason
-    assert "`ingest models install --from PATH.argosmodel`" in result.reason
+    assert "`uv run ingest models install ko`" in result.reason
+    assert "`uv run ingest models install --from PATH.argosmodel`" in result.reason
     assert engine.missing_pairs(["ja", "ko", "en", "zh-TW"]) == ["ko->en", "zh->en"]
 
 

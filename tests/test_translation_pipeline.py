@@ -6,6 +6,7 @@ import shutil
 
 from ingest import run_pipeline, warehouse
 from ingest.translate import make_engine
+from report_text import markdown_text
 from seed_fixtures import SEEDS
 
 pytest_plugins = ["translate_fixtures"]
@@ -31,7 +32,7 @@ def test_translation_fidelity_and_the_warehouse_cache(tmp_path, ja_installed, fa
     distinct_translated = con.execute(
         "SELECT count(DISTINCT text) FROM segments WHERE translation_status = 'translated'").fetchone()[0]
     assert con.execute("SELECT count(*) FROM translation_cache").fetchone()[0] == distinct_translated
-    report = (tmp_path / "r" / "consistency.md").read_text("utf-8")
+    report = markdown_text((tmp_path / "r" / "consistency.md").read_text("utf-8"))
     assert "zh->en" in report and "Fidelity issues" in report
     con.close()
 

@@ -23,16 +23,34 @@ class WarehouseLockedError(WarehouseError):
     """Another process holds the warehouse file for writing."""
 
 
+class WarehouseCorruptError(WarehouseError):
+    """The warehouse file is truncated or damaged; the message says how to recover."""
+
+
+class ReportsError(IngestError):
+    """The reports folder cannot be written (a file in the way, no permission)."""
+
+
 class PackageError(IngestError):
     """Any failure to validate, install, find or remove a translation package."""
 
 
-INSTALL_FROM_FILE = "ingest models install --from PATH.argosmodel"
+# Hints name commands as they are typed in the project (`uv run` finds the project's environment),
+# so a hint pasted into a shell works.
+COMMAND = "uv run ingest"
+
+
+def command(arguments: str) -> str:
+    """`arguments` as a command line to paste, e.g. command("sql 'SELECT 1'")."""
+    return f"{COMMAND} {arguments}"
+
+
+INSTALL_FROM_FILE = command("models install --from PATH.argosmodel")
 
 
 def install_command(lang: str) -> str:
     """The command that installs the `lang`->en translation package from the online index."""
-    return f"ingest models install {lang}"
+    return command(f"models install {lang}")
 
 
 def install_hint(lang: str) -> str:

@@ -22,8 +22,10 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import hashlib
 import json
 import logging
+import re
 import shutil
 from collections import deque
 from dataclasses import dataclass
@@ -47,9 +49,9 @@ from .run.faults import is_transient
 from .run.loading import load_staged
 from .run.checks import update_checks
 from .run.report_cache import report_data
-from .run.runner import Run, RunSummary, unchanged
+from .run.runner import Progress, Run, RunSummary, unchanged
 from .run.staging import StagedBatch, default_staging_dir
-from .settings import DEFAULTS, RunOptions
+from .settings import DEFAULTS, RunOptions, args_section
 from .warehouse.load import record_run
 
 
@@ -98,6 +100,27 @@ def stages_task(label: str, sources: list[SourceFile], context: StageContext) ->
     return batch
 
 
+# A progress callback of the process that calls the flow (the CLI's progress bar); tasks run in this
+# process's threads, and Dask batches are counted here as their futures complete.
+_progress: Progress | None = None
+
+
+@contextlib.contextmanager
+def progress_to(callback: Progress) -> Iterator[None]:
+    """Report the stages' and the load's progress of flow runs started in this block to `callback`."""
+    global _progress
+    previous, _progress = _progress, callback
+    try:
+        yield
+    finally:
+        _progress = previous
+
+
+def _report(step: str, done: int, total: int) -> None:
+    if _progress is not None:
+        _progress(step, done, total)
+
+
 def _run_batches(todo: list[SourceFile], context: StageContext, batch_size: int,
                  max_concurrency: int) -> list[StagedBatch]:
     """Submit the batches, at most `max_concurrency` unfinished at a time.
@@ -118,6 +141,7 @@ def _run_batches(todo: list[SourceFile], context: StageContext, batch_size: int,
         result = future.result(raise_on_failure=False)
         if future.state.is_completed():
             staged.append(result)
+            _report("stages", sum(len(batch.outcomes) for batch in staged), len(todo))
         elif len(sources) > 1:
             logger.warning("batch %s failed (%r); retrying its %d documents one per task", label, result, len(sources))
             queue.extend((f"{label}.{i:03d}", [source]) for i, source in enumerate(sources, 1))
@@ -125,6 +149,7 @@ def _run_batches(todo: list[SourceFile], context: StageContext, batch_size: int,
             reason = crash_reason(result) if isinstance(result, BaseException) else str(future.state.message)
             logger.error("document %s failed: %s", sources[0].doc_id, reason)
             staged.append(failed_batch(label, sources, reason, context))
+            _report("stages", sum(len(batch.outcomes) for batch in staged), len(todo))
     return staged
 
 
@@ -149,7 +174,7 @@ def load_task(warehouse_path: str, staged: list[StagedBatch]) -> list[DocumentOu
     """The single DuckDB writer: load every staged batch, one transaction each (a retry skips loaded ones)."""
     con = warehouse.connect(warehouse_path)
     try:
-        return load_staged(con, staged)
+        return load_staged(con, staged, _report, sum(len(batch.outcomes) for batch in staged))
     finally:
         con.close()
 
@@ -185,10 +210,18 @@ def report_task(warehouse_path: str, reports_dir: str | None, summary: RunSummar
     table = outputs.conflict_table(data)
     if len(table) > ARTIFACT_MAX_ROWS:
         table = table[:ARTIFACT_MAX_ROWS] + [{"kind": f"... {len(table) - ARTIFACT_MAX_ROWS:,} more rows in {where}"}]
-    create_markdown_artifact(key="consistency-report", markdown=markdown,
-                             description="Cross-source consistency report")
-    create_table_artifact(key="conflicts", table=table, description="Contradictions and notes between sources")
+    create_markdown_artifact(key=artifact_key("consistency-report", warehouse_path), markdown=markdown,
+                             description=f"Cross-source consistency report of {warehouse_path}")
+    create_table_artifact(key=artifact_key("conflicts", warehouse_path), table=table,
+                          description=f"Contradictions and notes between the sources in {warehouse_path}")
     return summary.report_paths
+
+
+def artifact_key(kind: str, warehouse_path: str) -> str:
+    """`kind` plus the warehouse's name and a hash of its path: each warehouse keeps its own latest report."""
+    path = Path(warehouse_path).expanduser().resolve()
+    name = re.sub(r"[^a-z0-9]+", "-", path.stem.lower()).strip("-")[:40] or "warehouse"
+    return f"{kind}-{name}-{hashlib.sha256(str(path).encode('utf-8')).hexdigest()[:8]}"
 
 
 def task_runner(dask: bool = False, dask_address: str | None = None, dask_workers: int = DEFAULTS.dask_workers):
@@ -223,24 +256,27 @@ def _api_reachable_from_workers(dask: bool) -> Iterator[None]:
         yield
 
 
-@flow(name="ingest", persist_result=False, task_runner=ThreadPoolTaskRunner(max_workers=1))
 def ingest(paths: list[str] | None = None, warehouse_path: str = DEFAULTS.warehouse_path,
            reports_dir: str | None = DEFAULTS.reports_dir, batch_size: int = DEFAULTS.batch_size,
            max_concurrency: int = DEFAULTS.max_concurrency, dask: bool = DEFAULTS.dask,
            dask_address: str | None = DEFAULTS.dask_address, dask_workers: int = DEFAULTS.dask_workers,
            stage_cache: bool = DEFAULTS.stage_cache) -> State:
-    """Ingest source articles (default: the project's seeds/) into DuckDB and write the consistency report.
-
-    The parameters are `ingest.settings.RunOptions`. Relative paths are taken from the project
-    root. `dask` runs the per-document stages on a local Dask cluster of `dask_workers` processes
-    (127.0.0.1), `dask_address` on an existing cluster (tcp://HOST:PORT; its workers must see the
-    same paths). The final state's message says how many documents were loaded, skipped and failed.
-    """
     options = RunOptions(paths=tuple(paths or DEFAULTS.paths), warehouse_path=warehouse_path, reports_dir=reports_dir,
                          batch_size=batch_size, max_concurrency=max_concurrency, dask=dask,
                          dask_address=dask_address, dask_workers=dask_workers,
                          stage_cache=stage_cache).resolved(project_root())
     return _ingest(options)
+
+
+# The parameter descriptions Prefect shows (deployment inspect, the UI) are read from the docstring's
+# Args section; they are RunOptions' help texts, so the CLI, the flow and the deployment agree.
+ingest.__doc__ = """Ingest source articles into DuckDB and write the consistency report.
+
+Relative paths are taken from the project root. The final state's message says how many
+documents were loaded, skipped and failed.
+
+""" + args_section(RunOptions)
+ingest = flow(name="ingest", persist_result=False, task_runner=ThreadPoolTaskRunner(max_workers=1))(ingest)
 
 
 def _ingest(options: RunOptions) -> State:
@@ -276,9 +312,4 @@ def _ingest(options: RunOptions) -> State:
     workers = sorted({batch.worker for batch in staged if batch.worker})
     if workers:
         logger.info("stage batches ran on: %s", ", ".join(workers))
-    result = {"run_id": summary.run_id, "files": summary.n_files, "loaded": len(summary.loaded),
-              "skipped": len(summary.skipped), "failed": len(summary.failed),
-              "duplicates": len(summary.duplicates), "missing_pairs": summary.missing_pairs,
-              "reports": summary.report_paths, "errors": summary.failed, "work": summary.work,
-              "cached": summary.cached, "warehouse": options.warehouse_path, "workers": workers}
-    return Completed(message=summary.line(), data=result)
+    return Completed(message=summary.line(), data=summary.result(warehouse=options.warehouse_path, workers=workers))

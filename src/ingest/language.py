@@ -17,6 +17,7 @@ from functools import lru_cache
 from langdetect import DetectorFactory, LangDetectException, detect_langs
 
 from .lang import LanguageProfile, profiles
+from .records import NO_LANGUAGE
 
 DetectorFactory.seed = 0
 
@@ -94,6 +95,22 @@ def _script_confidence(decisive: int, total: int) -> float:
     return round(min(1.0, 0.5 + 0.5 * coverage * min(1.0, decisive / max(total, 1) * 4)), 4)
 
 
+# URLs, e-mail addresses and paths, and the tokens only code has: calls, assignments, operators,
+# dotted or snake_case names, options. Text made of these is in no language.
+_ADDRESS = re.compile(r"(?:[a-z][a-z0-9+.-]*://|www\.)\S+|\S+@\S+\.\w+|(?:[\w.~-]+/)+[\w.~-]*", re.I)
+_CODE_TOKEN = re.compile(r"[=(){}\[\];<>`$\\|]|::|->|[a-z]\.[a-z_]|[a-z0-9]_[a-z0-9]|^--?[a-z]", re.I)
+_CODE_SHARE = 0.5
+
+
+def _without_language(text: str) -> bool:
+    """Code, URLs or numbers only: no word is left once addresses go, or most tokens are code."""
+    rest = _ADDRESS.sub(" ", text)
+    if not _LATIN.search(rest):
+        return True
+    tokens = rest.split()
+    return len(tokens) >= 2 and sum(bool(_CODE_TOKEN.search(t)) for t in tokens) >= _CODE_SHARE * len(tokens)
+
+
 def detect_language(text: str, context: str | None = None) -> LanguageGuess:
     """Language of `text`; `context` (the document's language) settles Han-only fragments."""
     rules = _script_rules()
@@ -102,8 +119,8 @@ def detect_language(text: str, context: str | None = None) -> LanguageGuess:
     han = len(_HAN.findall(text))
     cjk = han + sum(count for count, _ in letters)
     if cjk == 0:
-        if not _LATIN.search(text):
-            return LanguageGuess(context or "und", 0.0)
+        if _without_language(text):
+            return LanguageGuess(NO_LANGUAGE, 1.0)
         if len(_WORD.findall(text)) < _MIN_WORDS_FOR_LANGDETECT:
             return LanguageGuess("en", 0.5)
         return _langdetect(text)

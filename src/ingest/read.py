@@ -16,6 +16,7 @@ codec fits the file is refused (`ReadError`).
 from __future__ import annotations
 
 import codecs
+import re
 import unicodedata
 
 from charset_normalizer import from_bytes
@@ -124,9 +125,13 @@ def _detect(raw: bytes) -> str:
     return best.encoding
 
 
+# ISO-2022 designations (ESC $ B, ESC ( J, ...): a lone ESC in ASCII text ("0\x1b") is not one.
+_ISO2022_ESCAPE = re.compile(rb"\x1b(?:\$[@AB]|\$\([A-Z@]|\([BJI])")
+
+
 def _legacy_7bit(raw: bytes) -> bool:
     """ASCII bytes that are really ISO-2022-JP (escape sequences) or HZ (~{ ... ~})."""
-    return b"\x1b" in raw or b"~{" in raw
+    return bool(_ISO2022_ESCAPE.search(raw)) or (b"~{" in raw and b"~}" in raw)
 
 
 def decode(raw: bytes) -> Decoded:

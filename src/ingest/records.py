@@ -27,6 +27,8 @@ class Status(StrEnum):
 
 # Block kinds of a cleaned document; segments keep their block's kind.
 HEADING, PARAGRAPH, LIST_ITEM, TABLE_ROW = "heading", "paragraph", "list_item", "table_row"
+# ISO 639-2 "no linguistic content": a segment of code, URLs or numbers only; nothing to translate.
+NO_LANGUAGE = "zxx"
 BLOCK_SEPARATOR = "\n\n"
 CELL_SEPARATOR = " | "
 

@@ -71,6 +71,11 @@ def describe(name: str) -> str:
     return next(f.metadata["help"] for f in fields(RunOptions) if f.name == name)
 
 
+def args_section(options: type[RunOptions]) -> str:
+    """The parameters' help texts as a Google-style `Args:` section (what Prefect parses)."""
+    return "Args:\n" + "".join(f"    {f.name}: {f.metadata['help']}\n" for f in fields(options))
+
+
 # Limits for one article (environment variables raise them). The longest real article is
 # ~25 KB; a bigger file is a dump or a mistake, and extracting 50 MB would take many minutes.
 MAX_FILE_BYTES = int(os.environ.get("INGEST_MAX_FILE_BYTES", 16 * 1024 * 1024))

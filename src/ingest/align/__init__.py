@@ -31,11 +31,11 @@ class PairResult:
     units: list[AlignedUnit]
     pairs: list[PlacedPair]
     identical_share: float
-    coverage: float  # share of the shorter document's segments in confidently aligned units
+    coverage: float  # the smaller share of either document's segments in confidently aligned units
 
 
 # A pair of documents is taken for two renderings only when alignment bears it out: this share
-# of the shorter one's sentences aligned with confidence (two articles that merely share names do not).
+# of each one's sentences aligned with confidence (two articles that merely share names do not).
 RENDERING_COVERAGE = 0.3
 _CONFIDENT = 0.5
 
@@ -53,8 +53,10 @@ def compare_renderings(a: Sequence[AlignSegment], b: Sequence[AlignSegment]) -> 
         pairs.extend(PlacedPair(index, where[id(p.a)], where[id(p.b)], p) for p in match_mentions(mentions_a, mentions_b))
         texts.append(("".join(by_idx_a[i].text for i in unit.segs_a), "".join(by_idx_b[i].text for i in unit.segs_b)))
     confident = [u for u in units if u.confidence >= _CONFIDENT]
-    shorter = min(len(a), len(b)) or 1
-    coverage = min(sum(len(u.segs_a) for u in confident), sum(len(u.segs_b) for u in confident)) / shorter
+    # Both documents must be mostly aligned: a translation covers most of its original, a short
+    # summary or an article that quotes a few sentences of another does not.
+    coverage = min(sum(len(u.segs_a) for u in confident) / max(1, len(a)),
+                   sum(len(u.segs_b) for u in confident) / max(1, len(b)))
     return PairResult(units, pairs, identical_share(texts), round(min(1.0, coverage), 3))
 
 

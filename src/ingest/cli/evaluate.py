@@ -7,7 +7,7 @@ from pathlib import Path
 import typer
 from rich.table import Table
 
-from .consoles import console, err
+from .consoles import console, say, warn
 
 
 def evaluate(labels: Path = typer.Option(Path("tests/labels"), help="Directory of hand labels."),
@@ -21,7 +21,7 @@ def evaluate(labels: Path = typer.Option(Path("tests/labels"), help="Directory o
 
     for folder in (corpus, corpus2):
         if not folder.is_dir():
-            err.print(f"[yellow]note:[/yellow] {folder} not found; its labels are not scored")
+            warn(f"{folder} not found; its labels are not scored")
     result = score(labels, seeds, corpus, corpus2)
     table = Table("what", "gold", "predicted", "matched", "precision", "recall")
     for row in report_rows(result, ("tuned", "blind") if part == "all" else (part,)):
@@ -29,4 +29,4 @@ def evaluate(labels: Path = typer.Option(Path("tests/labels"), help="Directory o
     console.print(table)
     for kind, items in (("missed", result.claims.entities.misses), ("extra", result.claims.entities.extras)):
         for doc, item in items[:show_errors]:
-            console.print(f"  {kind}: {doc} {item}")
+            say(f"  {kind}: {doc} {item}")

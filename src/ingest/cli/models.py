@@ -3,23 +3,21 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, NoReturn
+from typing import Annotated
 
 import typer
-from rich.console import Console
-from rich.markup import escape
 from rich.table import Table
+from rich.text import Text
 
 from ..errors import INSTALL_FROM_FILE, PackageError, install_command, install_hint
 from ..translate import packages
 from ..translate.packages import InstalledPackage
+from .consoles import Exit, console, fail, say, visible
 
 models_app = typer.Typer(
     help="Manage offline translation packages (Argos Translate, xx->en).",
     no_args_is_help=True,
 )
-console = Console(soft_wrap=True)
-errors = Console(stderr=True, soft_wrap=True)
 
 
 @models_app.command("install")
@@ -35,15 +33,15 @@ def install(
 ) -> None:
     """Install xx->en packages from the online index, or one package from a file."""
     if bool(langs) == (from_file is not None):
-        _fail(f"give either languages (`{install_command('ja zh')}`) or a file "
-              f"(`{INSTALL_FROM_FILE}`), not both or neither", code=2)
+        fail(f"give either languages (`{install_command('ja zh')}`) or a file "
+             f"(`{INSTALL_FROM_FILE}`), not both or neither", Exit.USAGE)
     try:
         installed = ([packages.install_from_file(from_file)] if from_file is not None
                      else packages.install_from_index(langs or []))
     except PackageError as exc:
-        _fail(str(exc))
+        fail(str(exc))
     for package in installed:
-        console.print(f"installed {package.pair} {package.version} into {package.path}")
+        say(f"installed {package.pair} {package.version} into {package.path}")
 
 
 @models_app.command("list")
@@ -51,9 +49,7 @@ def list_packages() -> None:
     """Show the installed translation packages."""
     installed = packages.list_installed()
     if not installed:
-        console.print(
-            f"no translation packages installed in {packages.package_dir()}; {install_hint('ja')}"
-        )
+        say(f"no translation packages installed in {packages.package_dir()}; {install_hint('ja')}")
         return
     console.print(_table(installed))
 
@@ -64,9 +60,9 @@ def remove(pair: Annotated[str, typer.Argument(help="The pair to uninstall, e.g.
     try:
         removed = packages.remove(pair)
     except PackageError as exc:
-        _fail(str(exc))
+        fail(str(exc))
     for package in removed:
-        console.print(f"removed {package.pair} {package.version} from {package.path}")
+        say(f"removed {package.pair} {package.version} from {package.path}")
 
 
 def _table(installed: list[InstalledPackage]) -> Table:
@@ -76,14 +72,10 @@ def _table(installed: list[InstalledPackage]) -> Table:
     table.add_column("size", justify="right")
     table.add_column("path", overflow="fold")
     for package in installed:
-        table.add_row(package.pair, package.version, _megabytes(package.size_bytes), str(package.path))
+        table.add_row(*(Text(visible(cell)) for cell in (package.pair, package.version,
+                                                         _megabytes(package.size_bytes), str(package.path))))
     return table
 
 
 def _megabytes(size: int) -> str:
     return f"{size / 1e6:,.1f} MB"
-
-
-def _fail(message: str, code: int = 1) -> NoReturn:
-    errors.print(f"[red]error:[/red] {escape(message)}", highlight=False)
-    raise typer.Exit(code)

@@ -1,66 +1,56 @@
-"""`ingest run`: the `ingest` flow locally (or the stages directly with --no-prefect)."""
+"""`ingest run`: ingest files into the warehouse, reporting to Prefect when its server is up.
+
+Without `--prefect`/`--no-prefect` the run goes through the `ingest` flow if the Prefect
+server of the active profile answers (`make serve`: the run shows in its UI), and otherwise
+calls the same stages directly, so nobody waits for a temporary server to start. `--prefect`
+insists on the flow (starting a temporary server if none is up); `--dask` needs it too.
+"""
 
 from __future__ import annotations
 
+import contextlib
 import os
 from pathlib import Path
-from typing import List, Optional
+from typing import Iterator, List, Optional
 
 import typer
 
-from ..errors import INSTALL_FROM_FILE, WarehouseError, install_command
+from ..errors import INSTALL_FROM_FILE, IngestError, WarehouseLockedError, install_command
 from ..settings import DEFAULTS, RunOptions, describe
-from .consoles import console, err
+from .consoles import Exit, err, fail, say, warn
+
+WAREHOUSE_ENV, REPORTS_ENV = "INGEST_WAREHOUSE", "INGEST_REPORTS"
 
 
-def _quiet_prefect() -> None:
-    os.environ.setdefault("PREFECT_SERVER_ANALYTICS_ENABLED", "false")
-    os.environ.setdefault("DO_NOT_TRACK", "1")
-    # Prefect's temporary server migrates its database on first start; 20 s is not enough
-    # on a fresh, busy 2-core machine.
-    os.environ.setdefault("PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS", "180")
+def warehouse_option(help_text: str = describe("warehouse_path")) -> Path:
+    return typer.Option(DEFAULTS.warehouse_path, "--warehouse", envvar=WAREHOUSE_ENV, help=help_text)
 
 
-def _api_healthy(api_url: str) -> bool:
-    import urllib.error
-    import urllib.request
-
-    try:
-        with urllib.request.urlopen(f"{api_url.rstrip('/')}/health", timeout=3) as response:
-            return response.status == 200
-    except (urllib.error.URLError, OSError, ValueError):
-        return False
-
-
-def _prefect_settings():
-    """Settings for a local flow run: the project's server if `make serve` runs, else a temporary one."""
-    from prefect.settings import PREFECT_API_URL, PREFECT_SERVER_EPHEMERAL_ENABLED, temporary_settings
-
-    api_url = PREFECT_API_URL.value()
-    if api_url and _api_healthy(api_url):
-        err.print(f"Prefect: reporting to the server at {api_url}")
-        return temporary_settings()
-    if api_url:
-        err.print(f"[yellow]warning:[/yellow] no Prefect server answers at {api_url} (a `make serve` that "
-                  "ended without `make stop`?); running with a temporary server. `make serve` starts the "
-                  "project's server again, `make stop` forgets this address.")
-    # The project profile disables temporary servers after `make stop` (so that `prefect deployment
-    # run` says there is no server instead of waiting forever); a local run wants one.
-    return temporary_settings(updates={PREFECT_SERVER_EPHEMERAL_ENABLED: True}, restore_defaults={PREFECT_API_URL})
+def reports_option() -> Path:
+    return typer.Option(DEFAULTS.reports_dir, "--reports", envvar=REPORTS_ENV, help=describe("reports_dir"))
 
 
 def run(paths: List[Path] = typer.Argument(None, help=describe("paths"), show_default=False),
-        warehouse_path: Path = typer.Option(DEFAULTS.warehouse_path, "--warehouse", help=describe("warehouse_path")),
-        reports: Path = typer.Option(DEFAULTS.reports_dir, "--reports", help=describe("reports_dir")),
-        no_prefect: bool = typer.Option(False, "--no-prefect", help="Call the stages directly, without the flow."),
+        warehouse_path: Path = warehouse_option(),
+        reports: Path = reports_option(),
+        prefect: Optional[bool] = typer.Option(
+            None, "--prefect/--no-prefect", show_default=False,
+            help="Run the `ingest` flow (starting a temporary Prefect server if none answers) or call the "
+                 "stages directly. Default: the flow when the profile's Prefect server answers, else directly."),
         dask: bool = typer.Option(DEFAULTS.dask, "--dask", help=describe("dask")),
         dask_address: Optional[str] = typer.Option(DEFAULTS.dask_address, "--dask-address", metavar="tcp://HOST:PORT",
                                                    help=describe("dask_address")),
         dask_workers: int = typer.Option(DEFAULTS.dask_workers, "--dask-workers", help=describe("dask_workers")),
         batch_size: int = typer.Option(DEFAULTS.batch_size, "--batch-size", help=describe("batch_size")),
         no_stage_cache: bool = typer.Option(False, "--no-stage-cache",
-                                            help="Recompute every stage (the cache next to the warehouse is not read or written).")) -> None:
-    """Run the `ingest` flow locally (no Prefect server needed)."""
+                                            help="Recompute every stage (the cache next to the warehouse is not read or written)."),
+        allow_failures: bool = typer.Option(False, "--allow-failures",
+                                            help="Exit 0 even when some files failed (they are still listed).")) -> None:
+    """Ingest files or folders into the warehouse and write the consistency report.
+
+    Exit status: 0 done, 1 some files failed (see --allow-failures) or the run failed, 2 usage,
+    3 the warehouse is locked by another process.
+    """
     # Paths are made absolute here: the flow resolves relative ones against the project root.
     options = RunOptions(paths=tuple(str(Path(p).resolve()) for p in (paths or DEFAULTS.paths)),
                          warehouse_path=str(warehouse_path.resolve()), reports_dir=str(reports.resolve()),
@@ -68,61 +58,100 @@ def run(paths: List[Path] = typer.Argument(None, help=describe("paths"), show_de
                          stage_cache=not no_stage_cache)
     missing = [p for p in options.paths if not Path(p).exists()]
     if missing:
-        err.print(f"[red]error:[/red] input path(s) not found: {', '.join(missing)}")
-        raise typer.Exit(2)
-    if no_prefect and options.uses_dask:
-        err.print("[red]error:[/red] --dask and --dask-address run the flow's tasks on Dask; drop --no-prefect")
-        raise typer.Exit(2)
+        fail(f"input path(s) not found: {', '.join(missing)}", Exit.USAGE)
+    if prefect is False and options.uses_dask:
+        fail("--dask and --dask-address run the flow's tasks on Dask; drop --no-prefect", Exit.USAGE)
+    server = _running_server() if prefect is not False else None
     try:
-        result = _run_direct(options) if no_prefect else _run_flow(options)
-    except WarehouseError as error:
-        err.print(f"[red]error:[/red] {error}")
-        raise typer.Exit(3)
+        with _progress_bar() as progress:
+            result = _run_flow(options, server, progress) if prefect or options.uses_dask or server \
+                else _run_direct(options, progress)
+    except WarehouseLockedError as error:
+        fail(str(error), Exit.LOCKED)
+    except IngestError as error:
+        fail(str(error))
+    except Exception as error:  # noqa: BLE001 - a DuckDB error that means a damaged file gets its recovery hint
+        from .. import warehouse
+
+        if not warehouse.is_damage(error):
+            raise
+        fail(str(warehouse.damage_error(options.warehouse_path, error)))
     _print_result(result)
+    if result["failed"] and not allow_failures:
+        raise typer.Exit(int(Exit.FAILED))
 
 
-def _run_direct(options: RunOptions) -> dict:
+def _running_server() -> str | None:
+    """The API address of the active profile's Prefect server if it answers (`make serve`)."""
+    _quiet_prefect()
+    from ..prefect_server import answers, configured_api_url
+
+    api_url = configured_api_url()
+    if api_url and answers(api_url):
+        return api_url
+    if api_url:
+        warn(f"no Prefect server answers at {api_url} (a `make serve` that ended without `make stop`?); running "
+             "without it. `make serve` starts the project's server again, `make stop` forgets this address.")
+    return None
+
+
+def _quiet_prefect() -> None:
+    os.environ.setdefault("PREFECT_SERVER_ANALYTICS_ENABLED", "false")
+    os.environ.setdefault("DO_NOT_TRACK", "1")
+
+
+@contextlib.contextmanager
+def _progress_bar() -> Iterator:
+    """A transient progress bar on stderr; `progress(step, done, total)` updates it."""
     from rich.progress import Progress
-
-    from ..run.runner import run as run_in_process
 
     with Progress(console=err, transient=True) as bar:
         tasks: dict[str, int] = {}
 
-        def progress(stage: str, done: int, total: int) -> None:
-            if stage not in tasks:
-                tasks[stage] = bar.add_task(stage, total=total)
-            bar.update(tasks[stage], completed=done)
+        def progress(step: str, done: int, total: int) -> None:
+            if step not in tasks:
+                tasks[step] = bar.add_task(step, total=total)
+            bar.update(tasks[step], completed=done, total=total)
 
-        summary = run_in_process(options, progress=progress)
-    return {"files": summary.n_files, "loaded": len(summary.loaded), "skipped": len(summary.skipped),
-            "failed": len(summary.failed), "duplicates": len(summary.duplicates),
-            "missing_pairs": summary.missing_pairs, "reports": summary.report_paths, "errors": summary.failed,
-            "work": summary.work, "cached": summary.cached}
+        yield progress
 
 
-def _run_flow(options: RunOptions) -> dict:
-    _quiet_prefect()
-    from ..flow import ingest
+def _run_direct(options: RunOptions, progress) -> dict:
+    from ..run.runner import run as run_in_process
 
-    with _prefect_settings():
+    return run_in_process(options, progress=progress).result()
+
+
+def _run_flow(options: RunOptions, server: str | None, progress) -> dict:
+    from ..flow import ingest, progress_to
+    from ..prefect_server import temporary_server
+
+    with contextlib.ExitStack() as stack:
+        if server:
+            say(f"Prefect: reporting to the server at {server}", err)
+        else:
+            say("Prefect: starting a temporary server for this run (it stops with the run)", err)
+            say(f"Prefect: temporary server at {stack.enter_context(temporary_server())}", err)
+        stack.enter_context(progress_to(progress))
         return ingest(**{**options.as_dict(), "paths": list(options.paths)})
 
 
 def _print_result(result: dict) -> None:
-    console.print(f"{result['files']} files: {result['loaded']} loaded, {result['skipped']} unchanged (skipped), "
-                  f"{result['failed']} failed, {result['duplicates']} duplicate")
+    say(f"{result['files']} files: {result['loaded']} loaded, {result['skipped']} unchanged (skipped), "
+        f"{result['failed']} failed, {result['duplicates']} duplicate")
     for doc_id, reason in (result.get("errors") or {}).items():
-        console.print(f"  [yellow]failed[/yellow] {doc_id}: {reason}")
+        say(f"  failed {doc_id}: {reason}")
+    for message in result.get("warnings") or []:
+        warn(message)
     for pair in result.get("missing_pairs") or []:
         lang = pair.split("->")[0]
-        console.print(f"  no translation package for {pair}: `{install_command(lang)}` or `{INSTALL_FROM_FILE}`")
+        say(f"  no translation package for {pair}: `{install_command(lang)}` or `{INSTALL_FROM_FILE}`")
     if "work" in result:
-        console.print("  stages: " + ", ".join(
+        say("  stages: " + ", ".join(
             f"{stage} {result['work'].get(stage, 0)} computed / {result['cached'].get(stage, 0)} cached"
             for stage in ("prepare", "translate", "extract")))
     workers = [w for w in result.get("workers") or [] if not w.startswith("pid ")]
     if workers:
-        console.print(f"  stages ran on {len(workers)} Dask worker(s): {', '.join(workers)}")
+        say(f"  stages ran on {len(workers)} Dask worker(s): {', '.join(workers)}")
     for path in result.get("reports") or []:
-        console.print(f"  report: {path}")
+        say(f"  report: {path}")

@@ -9,7 +9,10 @@ token alignment may widen a span and stored offsets must point at the text.
 
 from __future__ import annotations
 
+import contextlib
+import logging
 from functools import lru_cache
+from typing import Iterator
 
 import spacy
 from spacy.language import Language
@@ -80,6 +83,19 @@ def get_nlp(lang: str) -> Language:
 def _pipeline(code: str) -> Language:
     language = profile(code)
     config = {"nlp": {"tokenizer": language.tokenizer}} if language.tokenizer else {}
-    nlp = spacy.blank(language.spacy_lang, config=config)
+    with _info_logging_off():
+        nlp = spacy.blank(language.spacy_lang, config=config)
     nlp.add_pipe("ingest_entities", config={"lang": code})
     return nlp
+
+
+@contextlib.contextmanager
+def _info_logging_off() -> Iterator[None]:
+    """Tokenizers log their start-up at DEBUG on handlers of their own (jieba: four lines on stderr,
+    twice in a Prefect run); they tell users nothing."""
+    previous = logging.root.manager.disable
+    logging.disable(logging.INFO)
+    try:
+        yield
+    finally:
+        logging.disable(previous)

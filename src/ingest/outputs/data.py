@@ -1,9 +1,16 @@
-"""The data behind the consistency report, read from the warehouse once for every format."""
+"""The data behind the consistency report, read from the warehouse once for every format.
+
+One `Finding` per subject, attribute and release (however many groups of documents disagree),
+or per changed figure across the renderings of one article; each names the value of every
+side, the documents that state it and their sentences (with the English rendering), the
+arbiter's verdict and a confidence. Corroborations and notes keep their evidence too.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Any, Iterable
 
 import duckdb
 
@@ -11,56 +18,260 @@ from ..extract.glossary import subject_label
 from ..records import utc_now
 from ..warehouse import dicts
 
+LIKELY = 0.7  # a contradiction at least this sure is listed first; weaker ones are "possible"
+
+
+@dataclass
+class Evidence:
+    doc_id: str
+    title: str | None
+    text: str
+    text_en: str | None
+    machine: bool  # text_en is a machine translation (shown collapsed)
+
+
+# Sentences shown per side or corroboration: at 1,000 documents one value can have hundreds; the
+# report names every document and shows this many sentences (the rest are rows of `claims`).
+EVIDENCE_SHOWN = 10
+
+
+@dataclass
+class Side:
+    value: str
+    documents: list[str]
+    evidence: list[Evidence]
+    supported: bool = False
+
+
+@dataclass
+class Finding:
+    kind: str              # maturity_conflict | value_conflict | aligned_value_mismatch
+    subject: str
+    attribute: str
+    release: str | None
+    change: str | None     # for renderings: magnitude | digits | value | version | date | name | size | label
+    confidence: float
+    sides: list[Side]
+    arbiter: str | None
+
+    @property
+    def likely(self) -> bool:
+        return self.confidence >= LIKELY
+
+
+@dataclass
+class Corroboration:
+    subject: str
+    attribute: str
+    release: str | None
+    value: str
+    n_documents: int
+    n_sources: int
+    evidence: list[Evidence]
+    outliers: list[str]
+
+
+@dataclass
+class Note:
+    subject: str
+    attribute: str
+    release: str | None
+    explanation: str
+    evidence: list[Evidence]
+
+
+@dataclass
+class Summary:
+    documents: int
+    languages: dict[str, int]
+    sources: int
+    likely: int
+    possible: int
+    corroborations: int
+    notes: int
+    fidelity_issues: int
+    failures: int
+
 
 @dataclass
 class ReportData:
     generated_at: str
+    summary: Summary
+    contradictions: list[Finding]
+    corroborations: list[Corroboration]
+    notes: list[Note]
+    sources: list[dict[str, Any]]
     documents: list[dict[str, Any]]
-    contradictions: list[dict[str, Any]]
-    notes: list[dict[str, Any]]
-    corroborations: list[dict[str, Any]]
     release_notes: list[dict[str, Any]]
     translation: dict[str, int]
     translation_issues: list[dict[str, Any]]
     missing_pairs: list[str]
-    summary_line: str | None
+    summary_line: str | None = None
+    titles: dict[str, str] = field(default_factory=dict)
 
 
 def generated_at() -> str:
     return utc_now().strftime("%Y-%m-%d %H:%M UTC")
 
 
-def collect(con: duckdb.DuckDBPyConnection, missing_pairs: list[str] | None = None,
-            summary_line: str | None = None) -> ReportData:
-    """Read everything the report shows from the warehouse; the missing translation pairs
-    are the run's when given, else those the stored segments show."""
-    conflicts = dicts(con, "SELECT * FROM conflicts ORDER BY severity, subject, attribute, doc_a, doc_b")
-    missing = missing_pairs if missing_pairs is not None else sorted(
-        {f"{r['lang']}->en" for r in dicts(con, "SELECT DISTINCT lang FROM segments WHERE translation_status = 'untranslated'")})
+def readable_subject(subject: str | None) -> str:
+    return subject_label(subject) if subject else "the same sentence"
+
+
+class _Reader:
+    """What the report reads, with the documents' titles at hand."""
+
+    def __init__(self, con: duckdb.DuckDBPyConnection) -> None:
+        self.con = con
+        self.documents = dicts(con, "SELECT doc_id, path, lang, lang_variant, title, published_at, release, status, "
+                                    "error FROM documents ORDER BY doc_id")
+        self.titles = {d["doc_id"]: d["title"] for d in self.documents}
+
+    def evidence(self, doc_id: str, text: str | None, text_en: str | None, status: str | None = None) -> Evidence:
+        return Evidence(doc_id, self.titles.get(doc_id), text or "", text_en if text_en != text else None,
+                        machine=status in (None, "translated", "cached"))
+
+    def claim_evidence(self, claim_ids: Iterable[str]) -> list[Evidence]:
+        """The sentence of every claim, one per document."""
+        ids = list(claim_ids)
+        if not ids:
+            return []
+        rows = dicts(self.con, "SELECT c.doc_id, c.evidence, c.evidence_en, s.translation_status FROM claims c "
+                               "LEFT JOIN segments s ON s.doc_id = c.doc_id AND s.seg_idx = c.seg_idx "
+                               "WHERE c.claim_id IN (SELECT unnest(?::VARCHAR[])) ORDER BY c.doc_id, c.seg_idx", [ids])
+        first = {r["doc_id"]: r for r in reversed(rows)}
+        return [self.evidence(d, r["evidence"], r["evidence_en"], r["translation_status"]) for d, r in sorted(first.items())]
+
+
+def collect(con: duckdb.DuckDBPyConnection, summary_line: str | None = None) -> ReportData:
+    """Read everything the report shows from the warehouse; the missing translation pairs are
+    those of the stored segments that wait for a package."""
+    reader = _Reader(con)
+    contradictions = _claim_findings(reader) + _rendering_findings(reader)
+    contradictions.sort(key=lambda f: (not f.likely, f.subject, f.attribute, f.release or ""))
+    corroborations = _corroborations(reader)
+    notes = _notes(reader)
+    sources = dicts(con, "SELECT source_id, documents, n_documents, trust, checked, agreeing FROM sources "
+                         "ORDER BY trust, source_id")
+    issues = dicts(con, "SELECT * FROM translation_issues ORDER BY doc_id, seg_idx LIMIT 200")
+    missing = sorted({f"{r['lang']}->en" for r in dicts(
+        con, "SELECT DISTINCT lang FROM segments WHERE translation_status = 'untranslated'")})
+    ok = [d for d in reader.documents if d["status"] == "ok"]
+    languages: dict[str, int] = defaultdict(int)
+    for document in ok:
+        languages[document["lang_variant"] or document["lang"] or "und"] += 1
+    summary = Summary(
+        documents=len(reader.documents), languages=dict(sorted(languages.items())),
+        sources=len(sources) or len(ok), likely=sum(f.likely for f in contradictions),
+        possible=sum(not f.likely for f in contradictions), corroborations=len(corroborations), notes=len(notes),
+        fidelity_issues=con.execute("SELECT count(*) FROM translation_issues").fetchone()[0],
+        failures=sum(d["status"] == "failed" for d in reader.documents))
     return ReportData(
-        generated_at=generated_at(),
-        documents=dicts(con, "SELECT doc_id, lang, lang_variant, title, published_at, release, status, error "
-                             "FROM documents ORDER BY doc_id"),
-        contradictions=[c for c in conflicts if c["severity"] == "contradiction"],
-        notes=[c for c in conflicts if c["severity"] != "contradiction"],
-        corroborations=dicts(con, "SELECT * FROM corroborations ORDER BY n_documents DESC, subject, attribute"),
-        release_notes=dicts(con, "SELECT doc_id, release_note FROM documents WHERE release_note IS NOT NULL"),
-        translation=dict(con.execute("SELECT translation_status, count(*) FROM segments GROUP BY 1").fetchall()),
-        translation_issues=dicts(con, "SELECT * FROM translation_issues ORDER BY doc_id, seg_idx LIMIT 200"),
-        missing_pairs=missing,
-        summary_line=summary_line,
-    )
+        generated_at=generated_at(), summary=summary, contradictions=contradictions, corroborations=corroborations,
+        notes=notes, sources=sources, documents=reader.documents,
+        release_notes=dicts(con, "SELECT doc_id, release_note FROM documents WHERE release_note IS NOT NULL ORDER BY doc_id"),
+        translation=dict(con.execute("SELECT translation_status, count(*) FROM segments GROUP BY 1 ORDER BY 1").fetchall()),
+        translation_issues=issues, missing_pairs=missing, summary_line=summary_line, titles=reader.titles)
 
 
-def subject_title(row: dict[str, Any]) -> str:
-    """'FlexAttention (pytorch 2.5)': a conflict's subject, readable, with its release."""
-    subject = subject_label(row["subject"]) if row["subject"] else "aligned sentences"
-    return f"{subject} ({row['release'] or 'no release'})"
+def _claim_findings(reader: _Reader) -> list[Finding]:
+    """One finding per subject, attribute and scope that has disagreeing groups of documents.
+
+    Its sides are every value stated for that key (under the same conditions and baseline), each
+    with all the documents stating it: the counts the arbiter's verdict gives. A document that
+    states two values is on both sides.
+    """
+    rows = dicts(reader.con, "SELECT * FROM conflicts WHERE kind IN ('maturity_conflict', 'value_conflict') "
+                             "ORDER BY subject, attribute, doc_a, doc_b")
+    grouped: dict[tuple, list[dict]] = defaultdict(list)
+    for row in rows:
+        grouped[(row["subject"], row["attribute"], row["scope"])].append(row)
+    findings = []
+    for (subject, attribute, scope), members in grouped.items():
+        statements = _key_statements(reader, subject, attribute, scope,
+                                     {(r["conditions"], r["baseline"]) for r in members})
+        arbiter = next((r["arbiter"] for r in members if r["arbiter"]), None)
+        supported = arbiter.split(". ", 1)[0].removeprefix("supported: ") if arbiter and arbiter.startswith("supported") else None
+        findings.append(Finding(
+            members[0]["kind"], readable_subject(subject), attribute, members[0]["release"], None,
+            max(r["confidence"] or 0.0 for r in members),
+            [Side(value, documents, evidence, value == supported)
+             for value, (documents, evidence) in sorted(statements.items(), key=lambda kv: (-len(kv[1][0]), kv[0]))],
+            arbiter))
+    return findings
+
+
+def _key_statements(reader: _Reader, subject: str, attribute: str, scope: str,
+                    qualified: set[tuple[str | None, str | None]]) -> dict[str, tuple[list[str], list[Evidence]]]:
+    """value -> (every document that states it for the key under the given (conditions, baseline)
+    pairs, the sentences of the first EVIDENCE_SHOWN of them)."""
+    rows = dicts(reader.con, "SELECT value, doc_id, conditions, baseline, arg_min(claim_id, seg_idx) AS claim_id "
+                             "FROM claim_clusters WHERE key_subject = ? AND attribute = ? AND scope = ? GROUP BY ALL "
+                             "ORDER BY doc_id", [subject, attribute, scope])
+    by_value: dict[str, dict[str, str]] = defaultdict(dict)
+    for row in rows:
+        if (row["conditions"], row["baseline"]) in qualified:
+            by_value[row["value"]].setdefault(row["doc_id"], row["claim_id"])
+    return {value: (list(claims), reader.claim_evidence(list(claims.values())[:EVIDENCE_SHOWN]))
+            for value, claims in by_value.items()}
+
+
+def _rendering_findings(reader: _Reader) -> list[Finding]:
+    """One finding per changed figure: the mentions that pairs of renderings match, joined."""
+    rows = dicts(reader.con, "SELECT m.*, sa.translation_status AS status_a, sb.translation_status AS status_b "
+                             "FROM mismatches m "
+                             "JOIN segments sa ON sa.doc_id = m.doc_a AND sa.seg_idx = m.seg_a "
+                             "JOIN segments sb ON sb.doc_id = m.doc_b AND sb.seg_idx = m.seg_b "
+                             "ORDER BY m.doc_a, m.seg_a, m.doc_b")
+    parent: dict[tuple, tuple] = {}
+
+    def root(node: tuple) -> tuple:
+        while parent.setdefault(node, node) != node:
+            node = parent[node]
+        return node
+
+    for row in rows:
+        a, b = (row["doc_a"], row["seg_a"], row["mention_a"]), (row["doc_b"], row["seg_b"], row["mention_b"])
+        parent[root(a)] = root(b)
+    figures: dict[tuple, list[dict]] = defaultdict(list)
+    for row in rows:
+        figures[root((row["doc_a"], row["seg_a"], row["mention_a"]))].append(row)
+    findings = []
+    for members in figures.values():
+        sides: dict[str, dict[str, Evidence]] = defaultdict(dict)
+        for row in members:
+            for side in ("a", "b"):
+                sides[row["text_" + side]][row["doc_" + side]] = reader.evidence(
+                    row["doc_" + side], row["evidence_" + side], row["evidence_en_" + side], row["status_" + side])
+        best = max(members, key=lambda r: r["confidence"] or 0.0)
+        supported = {best["text_a"]: best["supported"] == "a", best["text_b"]: best["supported"] == "b"}
+        findings.append(Finding(
+            "aligned_value_mismatch", "renderings of one article", best["unit_a"] or best["unit_b"] or best["kind"],
+            None, best["change"], best["confidence"] or 0.0,
+            [Side(value, sorted(evidence), [evidence[d] for d in sorted(evidence)], supported.get(value, False))
+             for value, evidence in sides.items()], best["arbiter"]))
+    return findings
+
+
+def _corroborations(reader: _Reader) -> list[Corroboration]:
+    rows = dicts(reader.con, "SELECT * FROM corroborations ORDER BY n_sources DESC, n_documents DESC, subject, attribute")
+    return [Corroboration(readable_subject(r["subject"]), r["attribute"], r["release"], r["value"], r["n_documents"],
+                          r["n_sources"], reader.claim_evidence(r["claim_ids"][:EVIDENCE_SHOWN]),
+                          list(r["outliers"] or []))
+            for r in rows]
+
+
+def _notes(reader: _Reader) -> list[Note]:
+    rows = dicts(reader.con, "SELECT * FROM conflicts WHERE severity = 'note' ORDER BY subject, attribute, doc_a, doc_b")
+    return [Note(readable_subject(r["subject"]), r["attribute"], r["release"], r["explanation"],
+                 [reader.evidence(r["doc_a"], r["evidence_a"], r["evidence_en_a"]),
+                  reader.evidence(r["doc_b"], r["evidence_b"], r["evidence_en_b"])]) for r in rows]
 
 
 def conflict_table(data: ReportData) -> list[dict[str, str]]:
-    """Contradictions and notes as flat rows for a table artifact."""
-    columns = ("kind", "severity", "subject", "attribute", "release", "doc_a", "value_a", "doc_b", "value_b",
-               "explanation")
-    rows = [{c: str(row[c]) for c in columns} for row in data.contradictions + data.notes]
-    return rows or [{"result": "no conflicts"}]
+    """One row per contradiction for a table artifact: subject, attribute, release, the values side by side."""
+    rows = [{"subject": f.subject, "attribute": f.attribute, "release": f.release or "",
+             "confidence": f"{f.confidence:.2f}", "values": " | ".join(f"{s.value} ({len(s.documents)} doc)"
+                                                                        for s in f.sides),
+             "verdict": f.arbiter or ""} for f in data.contradictions]
+    return rows or [{"result": "no contradictions"}]

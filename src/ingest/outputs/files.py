@@ -2,24 +2,55 @@
 
 from __future__ import annotations
 
+import os
+import tempfile
 from pathlib import Path
 
 import duckdb
 
+from ..errors import ReportsError, command
 from .data import ReportData, collect
 from .html import render_html
 from .markdown import render_markdown
 
+REPORT_FILES = ("consistency.md", "consistency.html")
+
+
+def check_reports_dir(reports_dir: str | Path) -> Path:
+    """Create the reports folder if needed and prove it writable; `ReportsError` says what is in the way."""
+    directory = Path(reports_dir)
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=directory, prefix=".write-test-"):
+            pass
+    except OSError as error:
+        what = "is a file, not a folder" if directory.exists() and not directory.is_dir() else \
+            f"cannot be written ({error.strerror or error})"
+        raise ReportsError(f"the reports folder {directory} {what}; choose another with --reports "
+                           "(or INGEST_REPORTS)") from error
+    return directory
+
 
 def write_report_files(data: ReportData, reports_dir: str | Path) -> tuple[list[Path], str]:
     """consistency.md and consistency.html from collected data; their paths and the Markdown."""
-    directory = Path(reports_dir)
-    directory.mkdir(parents=True, exist_ok=True)
-    markdown_path, page = directory / "consistency.md", directory / "consistency.html"
+    directory = check_reports_dir(reports_dir)
     markdown = render_markdown(data)
-    markdown_path.write_text(markdown, "utf-8")
-    page.write_text(render_html(data), "utf-8")
-    return [markdown_path, page], markdown
+    paths = [directory / name for name in REPORT_FILES]
+    for path, text in zip(paths, (markdown, render_html(data))):
+        _write_whole(path, text)
+    return paths, markdown
+
+
+def _write_whole(path: Path, text: str) -> None:
+    """Readers (a browser reloading the page) see the previous report or the new one, never half."""
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        temporary.write_text(text, "utf-8")
+        os.replace(temporary, path)
+    except OSError as error:
+        temporary.unlink(missing_ok=True)
+        raise ReportsError(f"cannot write {path} ({error.strerror or error}); choose another --reports folder "
+                           f"and run `{command('report')}`") from error
 
 
 def write_reports(con: duckdb.DuckDBPyConnection, reports_dir: str | Path) -> list[Path]:

@@ -1,64 +1,57 @@
-"""The consistency report as Markdown (also the Prefect artifact).
+"""The consistency report as Markdown (also the Prefect artifact), from a Jinja2 template.
 
-Document text in Markdown must not become markup where the report is rendered (Prefect
-artifacts): no HTML tags, no inline links or images (which would load from the network).
+Document text must not become markup wherever the report is rendered: every value the
+template prints goes through `md_text` (the environment's `finalize`), which folds line
+breaks and backslash-escapes every ASCII punctuation character (CommonMark lets any of them
+be escaped), so no link, image, HTML, emphasis or table cell can come from a document. The
+template's own markup is literal text and is not touched.
 """
 
 from __future__ import annotations
 
+import re
+from functools import lru_cache
 from typing import Any
 
-from ..errors import install_hint
-from .data import ReportData, subject_title
+import jinja2
+from markupsafe import Markup
 
-_MD_ESCAPES = str.maketrans({"<": "&lt;", ">": "&gt;", "|": "\\|", "\n": " "})
+from ..errors import INSTALL_FROM_FILE, install_command
+from .data import ReportData
+
+_LINE_BREAKS = re.compile(r"\r\n|[\r\n\u2028\u2029\x0b\x0c\x85]")
+_CONTROLS = re.compile(r"[\x00-\x08\x0e-\x1f\x7f-\x9f]")
+_PUNCTUATION = re.compile(r"([!\"#$%&'()*+,\-./:;<=>?@\[\\\]^_`{|}~])")
 
 
-def _md_cell(value: Any) -> str:
-    return str(value if value is not None else "").translate(_MD_ESCAPES).replace("](", "]\\(")
+def md_text(value: Any) -> str:
+    """`value` as literal Markdown text on one line."""
+    text = "" if value is None else str(value)
+    text = _CONTROLS.sub("", _LINE_BREAKS.sub(" ", text))
+    return _PUNCTUATION.sub(r"\\\1", text)
 
 
-def _md_evidence(row: dict[str, Any], side: str) -> list[str]:
-    lines = [f"  - {_md_cell(row['doc_' + side])}: {_md_cell(row['evidence_' + side])}"]
-    if row.get("evidence_en_" + side):
-        lines.append(f"    - en: {_md_cell(row['evidence_en_' + side])}")
-    return lines
+def _finalize(value: Any) -> Markup:
+    """Every printed value as literal Markdown; what the template made itself (a macro's output,
+    a code span: Markup) passes as it is."""
+    return value if isinstance(value, Markup) else Markup(md_text(value))
+
+
+def _code(text: str) -> Markup:
+    """An inline code span of our own text (a command to paste)."""
+    return Markup(f"`{text}`")
+
+
+@lru_cache(maxsize=1)
+def _environment() -> jinja2.Environment:
+    # Autoescaping makes macro output Markup (not escaped twice); `_finalize` escapes for Markdown
+    # and marks the result safe, so markupsafe's HTML escaping never applies.
+    environment = jinja2.Environment(loader=jinja2.PackageLoader("ingest.outputs", "templates"), autoescape=True,
+                                     finalize=_finalize, keep_trailing_newline=True, trim_blocks=True,
+                                     lstrip_blocks=True, undefined=jinja2.StrictUndefined)
+    environment.globals.update(install_command=install_command, install_from_file=INSTALL_FROM_FILE, code=_code)
+    return environment
 
 
 def render_markdown(data: ReportData) -> str:
-    out = ["# Consistency report", "", f"Generated {data.generated_at}."]
-    if data.summary_line:
-        out += ["", f"Last run: {data.summary_line}."]
-    out += ["", f"## Contradictions ({len(data.contradictions)})", ""]
-    for row in data.contradictions:
-        out.append(f"- **{_md_cell(subject_title(row))}**, {_md_cell(row['attribute'])}: {_md_cell(row['kind'])} — "
-                   f"{_md_cell(row['explanation'])}")
-        out += _md_evidence(row, "a") + _md_evidence(row, "b")
-    if not data.contradictions:
-        out.append("None found.")
-    out += ["", f"## Notes: same value, different qualifier or baseline ({len(data.notes)})", ""]
-    out += [f"- {_md_cell(subject_title(r))}, {_md_cell(r['attribute'])} {_md_cell(r['value_a'])}: "
-            f"{_md_cell(r['explanation'])}" for r in data.notes]
-    out += ["", f"## Corroborations ({len(data.corroborations)})", ""]
-    for row in data.corroborations:
-        outliers = f"; outlier(s): {_md_cell(', '.join(row['outliers']))}" if row["outliers"] else ""
-        out.append(f"- {_md_cell(subject_title(row))}, {_md_cell(row['attribute'])} = {_md_cell(row['value'])}: "
-                   f"{_md_cell(', '.join(row['documents']))}{outliers}")
-    if data.release_notes:
-        out += ["", "## Header and body name different releases", ""]
-        out += [f"- {_md_cell(r['doc_id'])}: {_md_cell(r['release_note'])}" for r in data.release_notes]
-    out += ["", "## Translation", "", ", ".join(f"{k}: {v}" for k, v in sorted(data.translation.items(), key=str))]
-    for pair in data.missing_pairs:
-        lang = pair.split("->")[0]
-        out.append(f"- no package for {pair}: {install_hint(lang)}")
-    if data.translation_issues:
-        out += ["", f"### Fidelity issues ({len(data.translation_issues)})", ""]
-        out += [f"- {_md_cell(r['doc_id'])}#{r['seg_idx']} {_md_cell(r['kind'])}: expected {_md_cell(r['expected'])} "
-                f"({_md_cell(r['detail'])})" for r in data.translation_issues]
-    out += ["", "## Documents", "", "| doc | lang | title | published | release | status | error |",
-            "|---|---|---|---|---|---|---|"]
-    for d in data.documents:
-        lang = d["lang_variant"] or d["lang"]
-        out.append("| " + " | ".join(_md_cell(v) for v in (d["doc_id"], lang, d["title"], d["published_at"],
-                                                          d["release"], d["status"], d["error"])) + " |")
-    return "\n".join(out) + "\n"
+    return _environment().get_template("report.md.j2").render(data=data)

@@ -22,10 +22,11 @@ from typing import Any, Callable, Iterator, Sequence
 from .. import prepare, warehouse
 from ..extract import document as extract
 from ..extract.document import document_only
-from ..records import DocumentRows, PreparedDocument, SourceFile, Status, utc_now
+from ..records import DOCUMENT_TABLES, DocumentRows, PreparedDocument, SegmentRecord, SourceFile, Status, utc_now
 from ..translate import TranslationEngine, make_engine
 from ..translate import cache as translation_cache
 from ..translate import segments as translation
+from ..translate.engine import Translation
 from ..translate.fidelity import check_fidelity
 from .cache import StageCache
 from .identity import STAGES, run_fingerprint, sha, stage_ids
@@ -107,10 +108,15 @@ def _cacheable(source: SourceFile) -> bool:
 
 
 def _restamped(value: Any, source: SourceFile, context: StageContext) -> DocumentRows | None:
-    """Cached extract rows, re-stamped with this run's path, id and fingerprint."""
+    """Cached extract rows, re-stamped with this run's path, id and fingerprint; None unless the
+    entry has the shape of this version's rows for this document."""
     try:
         rows = DocumentRows(**value)
     except TypeError:  # made when DocumentRows had other fields
+        return None
+    tables = [getattr(rows, table) for table in DOCUMENT_TABLES]
+    if not isinstance(rows.document, dict) or rows.document.get("doc_id") != source.doc_id or not all(
+            isinstance(table, list) and all(isinstance(row, dict) for row in table) for table in tables):
         return None
     rows.document = {**rows.document, "path": source.path, "run_id": context.run_id,
                      "pipeline_version": context.fingerprint, "loaded_at": utc_now()}
@@ -158,7 +164,7 @@ class _Batch:
         for source in todo:
             key = self.keys[source.doc_id]["prepare"]
             hit = self.cache.get("prepare", key) if _cacheable(source) else None
-            if isinstance(hit, PreparedDocument):
+            if isinstance(hit, PreparedDocument) and all(isinstance(s, SegmentRecord) for s in hit.segments):
                 hit.source = source
                 prepared[source.doc_id] = hit
                 self.cached["prepare"] += 1
@@ -180,7 +186,8 @@ class _Batch:
             if document.status != Status.OK:
                 continue
             hit = self.cache.get("translate", self.keys[doc_id]["translate"])
-            if isinstance(hit, list) and len(hit) == len(document.segments):
+            if isinstance(hit, list) and len(hit) == len(document.segments) and all(
+                    isinstance(t, Translation) for t in hit):
                 translation.apply_translations(document.segments, hit)
                 self.cached["translate"] += 1
             else:

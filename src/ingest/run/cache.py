@@ -1,23 +1,100 @@
 """The stage cache: each stage's output per document, keyed by what it depends on.
 
-A folder next to the warehouse (`<warehouse>.stages/<stage>/<key[:2]>/<key>.pickle`,
-zlib-compressed pickles); a missing, unreadable or stale entry is a miss, and deleting
-the folder is always safe (it is never pruned).
+A folder next to the warehouse (`<warehouse>.stages/<stage>/<key[:2]>/<key>.json.z`); deleting
+it is always safe (it is never pruned). Entries are data, never code: zlib-compressed JSON in
+which dates, enums and the pipeline's own records are tagged and rebuilt only as the record
+types listed here, with exactly their fields. A missing, torn, foreign or wrong-shaped entry is
+a cache miss (the stage is recomputed), never an error — a replaced cache file cannot run
+anything (the cache used to hold pickles, which can).
 """
 
 from __future__ import annotations
 
+import dataclasses
+import datetime as dt
+import json
 import os
-import pickle
 import threading
 import zlib
 from pathlib import Path
 from typing import Any
 
+from ..outputs.data import Corroboration, Evidence, Finding, Note, ReportData, Side, Summary
+from ..records import Metadata, PreparedDocument, SegmentRecord, SourceFile, Status
+from ..translate.engine import Translation
+
+# The record types an entry may hold, by name; their enum fields by name.
+_RECORDS: dict[str, type] = {cls.__name__: cls for cls in (
+    PreparedDocument, SourceFile, Metadata, SegmentRecord, Translation,
+    ReportData, Summary, Finding, Side, Evidence, Corroboration, Note)}
+_ENUMS: dict[tuple[str, str], type] = {("PreparedDocument", "status"): Status}
+_SUFFIX = ".json.z"
+
+
+class _Invalid(ValueError):
+    """An entry that is not what this version of the cache writes."""
+
 
 def default_cache_dir(warehouse_path: str | Path) -> Path:
     path = Path(warehouse_path)
     return path.with_name(path.stem + ".stages")
+
+
+def usable_cache_dir(warehouse_path: str | Path) -> tuple[Path | None, str | None]:
+    """The stage cache folder of a warehouse, or None and why when it cannot be used (the run goes on)."""
+    folder = default_cache_dir(warehouse_path)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        if not os.access(folder, os.W_OK | os.X_OK):
+            raise PermissionError(13, "not writable")
+    except OSError as error:
+        return None, (f"the stage cache {folder} cannot be used ({error.strerror or error}); every stage is "
+                      "computed this run. Move that path away to get the cache back.")
+    return folder, None
+
+
+def encode(value: Any) -> Any:
+    """A JSON-able form of `value`: records and dates tagged, everything else plain data."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        name = type(value).__name__
+        if name not in _RECORDS:
+            raise TypeError(f"{name} is not a record the stage cache stores")
+        return {"$record": name, **{f.name: encode(getattr(value, f.name)) for f in dataclasses.fields(value)}}
+    if isinstance(value, dt.datetime):
+        return {"$datetime": value.isoformat()}
+    if isinstance(value, dt.date):
+        return {"$date": value.isoformat()}
+    if isinstance(value, dict):
+        return {str(k): encode(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [encode(v) for v in value]
+    if value is None or isinstance(value, (str, int, float, bool)):
+        return value
+    raise TypeError(f"{type(value).__name__} cannot be stored in the stage cache")
+
+
+def decode(data: Any) -> Any:
+    """The value `encode` made, rebuilt; `_Invalid` for anything else."""
+    if isinstance(data, list):
+        return [decode(v) for v in data]
+    if not isinstance(data, dict):
+        return data
+    if "$datetime" in data:
+        return dt.datetime.fromisoformat(data["$datetime"])
+    if "$date" in data:
+        return dt.date.fromisoformat(data["$date"])
+    if "$record" not in data:
+        return {k: decode(v) for k, v in data.items()}
+    name = data["$record"]
+    cls = _RECORDS.get(name)
+    fields = {f.name for f in dataclasses.fields(cls)} if cls else set()
+    if cls is None or set(data) - {"$record"} != fields:
+        raise _Invalid(f"not a {name} of this version")
+    values = {k: decode(v) for k, v in data.items() if k != "$record"}
+    for (record, field), enum in _ENUMS.items():
+        if record == name:
+            values[field] = enum(values[field])
+    return cls(**values)
 
 
 class StageCache:
@@ -28,28 +105,30 @@ class StageCache:
 
     def _path(self, stage: str, key: str) -> Path:
         assert self.root is not None
-        return self.root / stage / key[:2] / f"{key}.pickle"
+        return self.root / stage / key[:2] / f"{key}{_SUFFIX}"
 
     def get(self, stage: str, key: str) -> Any | None:
         if self.root is None:
             return None
         try:
-            return pickle.loads(zlib.decompress(self._path(stage, key).read_bytes()))
-        except FileNotFoundError:
-            return None
-        except Exception:  # a torn or outdated entry: recompute it
-            return None
+            return decode(json.loads(zlib.decompress(self._path(stage, key).read_bytes())))
+        except (OSError, ValueError, TypeError, zlib.error, RecursionError):
+            return None  # missing, torn, foreign or outdated: recompute it
 
     def put(self, stage: str, key: str, value: Any, keep_only: bool = False) -> None:
         """Store an entry; `keep_only` drops the stage's other entries (one report, not one per run)."""
         if self.root is None:
             return
         path = self._path(stage, key)
-        path.parent.mkdir(parents=True, exist_ok=True)
         temporary = path.with_name(f"{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
-        temporary.write_bytes(zlib.compress(pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL), 1))
-        os.replace(temporary, path)  # readers see the whole entry or none
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            temporary.write_bytes(zlib.compress(json.dumps(encode(value), ensure_ascii=False).encode("utf-8"), 1))
+            os.replace(temporary, path)  # readers see the whole entry or none
+        except OSError:
+            temporary.unlink(missing_ok=True)
+            return  # a full disk or a vanished folder costs a recomputation next run, not this run
         if keep_only:
-            for other in (self.root / stage).glob("*/*.pickle"):
+            for other in (self.root / stage).glob(f"*/*{_SUFFIX}"):
                 if other != path:
                     other.unlink(missing_ok=True)

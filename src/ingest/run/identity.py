@@ -46,12 +46,13 @@ CHECK_RUNNERS = ("ingest.run.checks", "ingest.run.renderings", "ingest.run.truth
 # Modules that decide how and where a run happens, or what is done with its rows, but never
 # what a stage outputs for a document.
 OUTPUT_NEUTRAL = {"ingest", discover.__name__} | {f"ingest.{name}" for name in (
-    "__main__", "errors", "settings", "deploy", "flow", "evaluate", "evaluate.claims", "evaluate.renderings",
+    "__main__", "errors", "settings", "deploy", "flow", "prefect_server", "evaluate", "evaluate.claims",
+    "evaluate.renderings",
     "translate", "translate.cache", "translate.packages", "translate.archive", "extract",
-    "warehouse", "warehouse.load", "warehouse.rows",
+    "warehouse", "warehouse.load", "warehouse.rows", "warehouse.export",
     "run", "run.identity", "run.cache", "run.batches", "run.staging", "run.loading", "run.runner", "run.faults",
     "run.report_cache", "outputs", "outputs.data", "outputs.markdown", "outputs.html", "outputs.files",
-    "cli", "cli.consoles", "cli.run", "cli.query", "cli.models", "cli.evaluate")}
+    "cli", "cli.consoles", "cli.formats", "cli.run", "cli.query", "cli.models", "cli.evaluate")}
 
 
 def _stage_data(stage: str) -> list[tuple[str, bytes]]:

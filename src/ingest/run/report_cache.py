@@ -34,12 +34,13 @@ def report_data(con: duckdb.DuckDBPyConnection, summary: RunSummary, cache_dir: 
     key = _report_key(con) if cache.root else ""
     data = cache.get("report", key) if key else None
     if not isinstance(data, outputs.ReportData):
-        data = outputs.collect(con, summary.missing_pairs, summary.line())
+        # The pairs missing for what the warehouse holds, not only for this run's documents: a
+        # re-run that skips everything still says which packages the stored segments wait for.
+        data = outputs.collect(con, summary_line=summary.line())
         if key:
             cache.put("report", key, data, keep_only=True)
         return data
-    return dataclasses.replace(data, generated_at=report_model.generated_at(),
-                               missing_pairs=summary.missing_pairs, summary_line=summary.line())
+    return dataclasses.replace(data, generated_at=report_model.generated_at(), summary_line=summary.line())
 
 
 def write_reports(con: duckdb.DuckDBPyConnection, reports_dir: str | Path, summary: RunSummary,

@@ -14,13 +14,14 @@ from typing import Any, Callable, Iterable, Sequence
 
 from .. import warehouse
 from ..discover import discover
+from ..outputs import check_reports_dir
 from ..records import DocumentOutcome, SourceFile, Status, utc_now
 from ..settings import RunOptions
 from ..translate import CachedEngine, TranslationEngine, make_engine
 from ..translate.cache import snapshot
 from ..warehouse.load import record_run
 from .batches import StageContext, batches, make_context, process_batch
-from .cache import default_cache_dir
+from .cache import usable_cache_dir
 from .identity import STAGES, run_fingerprint
 from .loading import load_staged
 from .checks import update_checks
@@ -42,6 +43,7 @@ class RunSummary:
     report_paths: list[str] = field(default_factory=list)
     work: dict[str, int] = field(default_factory=dict)  # stage -> documents computed this run
     cached: dict[str, int] = field(default_factory=dict)  # stage -> documents read from the stage cache
+    warnings: list[str] = field(default_factory=list)  # what the run did differently than asked, and why
 
     def count(self, outcome: DocumentOutcome) -> None:
         """Tally one loaded document by its status."""
@@ -51,6 +53,13 @@ class RunSummary:
             self.duplicates[outcome.doc_id] = outcome.duplicate_of or ""
         else:
             self.failed[outcome.doc_id] = outcome.error or "unknown error"
+
+    def result(self, **extra: Any) -> dict[str, Any]:
+        """The run's outcome as plain data (what the flow returns and the CLI prints)."""
+        return {"run_id": self.run_id, "files": self.n_files, "loaded": len(self.loaded),
+                "skipped": len(self.skipped), "failed": len(self.failed), "duplicates": len(self.duplicates),
+                "missing_pairs": self.missing_pairs, "reports": self.report_paths, "errors": self.failed,
+                "work": self.work, "cached": self.cached, "warnings": self.warnings, **extra}
 
     def line(self) -> str:
         return (f"{self.n_files} files: {len(self.loaded)} loaded, {len(self.skipped)} unchanged (skipped), "
@@ -82,8 +91,13 @@ class Run:
         self.engine = engine or make_engine()
         # Pipeline version, engine and every stage's version and code: unchanged documents are skipped.
         self.fingerprint = run_fingerprint(self.engine)
-        self.cache_dir = default_cache_dir(options.warehouse_path) if options.stage_cache else None
         self.summary = RunSummary(new_run_id())
+        self.cache_dir: Path | None = None
+        if options.stage_cache:
+            self.cache_dir, problem = usable_cache_dir(options.warehouse_path)
+            self.summary.warnings += [problem] if problem else []
+        if options.reports_dir is not None:
+            check_reports_dir(options.reports_dir)  # before any work: the data would load, then the report fail
         self.started = utc_now()
 
     def context(self, staging_dir: str | Path | None = None) -> StageContext:

@@ -26,7 +26,7 @@ import sentencepiece
 from argostranslate import package as argos_package
 
 from .cache import PackageKey, engine_label
-from .engine import NOT_NEEDED, TARGET_LANGUAGE, TRANSLATED, Translation, UntranslatedEngine
+from .engine import NOT_NEEDED, TARGET_LANGUAGE, TRANSLATED, Translation, UntranslatedEngine, needs_translation
 from .packages import InstalledPackage, list_installed
 
 
@@ -145,7 +145,7 @@ class ArgosEngine:
                 f"length={s.min_decoding_length}..{s.max_decoding_length}")
 
     def missing_pairs(self, langs: Sequence[str]) -> list[str]:
-        sources = {base_language(lang) for lang in langs} - {TARGET_LANGUAGE}
+        sources = {base_language(lang) for lang in langs if needs_translation(lang)} - {TARGET_LANGUAGE}
         return sorted(f"{src}->{TARGET_LANGUAGE}" for src in sources - self.packages.keys())
 
     def package_key(self, lang: str) -> PackageKey | None:
@@ -157,7 +157,7 @@ class ArgosEngine:
 
     def translate(self, lang: str, texts: Sequence[str]) -> list[Translation]:
         source = base_language(lang)
-        if source == TARGET_LANGUAGE:
+        if not needs_translation(source):
             return [Translation(text, NOT_NEEDED) for text in texts]
         package = self.packages.get(source)
         if package is None:

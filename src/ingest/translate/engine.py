@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Protocol, Sequence
 
 from ..errors import install_hint
+from ..records import NO_LANGUAGE
 from .cache import PackageKey, TranslationCache, engine_label
 
 TRANSLATED = "translated"
@@ -57,6 +58,11 @@ class TranslationEngine(Protocol):
         ...
 
 
+def needs_translation(lang: str) -> bool:
+    """English needs no translation, nor do code, URLs and numbers (`zxx`)."""
+    return lang not in (TARGET_LANGUAGE, NO_LANGUAGE)
+
+
 class UntranslatedEngine:
     """The engine used when no translation package is installed: records why, translates nothing."""
 
@@ -67,13 +73,13 @@ class UntranslatedEngine:
         self.reason = reason or "no translation package installed for {pair}; {hint}"
 
     def translate(self, lang: str, texts: Sequence[str]) -> list[Translation]:
-        if lang == TARGET_LANGUAGE:
+        if not needs_translation(lang):
             return [Translation(text, NOT_NEEDED) for text in texts]
         reason = self.reason.format(pair=f"{lang}->{TARGET_LANGUAGE}", lang=lang, hint=install_hint(lang))
         return [Translation(None, UNTRANSLATED, None, reason) for _ in texts]
 
     def missing_pairs(self, langs: Sequence[str]) -> list[str]:
-        return sorted({f"{lang}->{TARGET_LANGUAGE}" for lang in langs if lang != TARGET_LANGUAGE})
+        return sorted({f"{lang}->{TARGET_LANGUAGE}" for lang in langs if needs_translation(lang)})
 
     def package_key(self, lang: str) -> PackageKey | None:
         return None

@@ -29,7 +29,7 @@ import sentencepiece
 from argostranslate import package as argos_package
 from argostranslate import settings as argos_settings
 
-from ..errors import INSTALL_FROM_FILE, PackageError
+from ..errors import INSTALL_FROM_FILE, PackageError, command
 from . import archive as archive_file
 from .archive import ArchiveLimits
 
@@ -128,7 +128,7 @@ def parse_pair(pair: str) -> tuple[str, str]:
     if not match:
         raise PackageError(
             f"cannot read the language pair {pair!r}; write it as FROM->TO or FROM_TO, "
-            "e.g. `ja->en` or `ja_en` (see `ingest models list`)"
+            f"e.g. `ja->en` or `ja_en` (see `{command('models list')}`)"
         )
     return match.group("src").lower(), match.group("dst").lower()
 
@@ -144,7 +144,7 @@ def remove(pair: str) -> list[InstalledPackage]:
         installed = ", ".join(p.pair for p in list_installed()) or "none"
         raise PackageError(
             f"no package for {from_code}->{to_code} is installed (installed: {installed}); "
-            "see `ingest models list`"
+            f"see `{command('models list')}`"
         )
     for pkg in doomed:
         _delete_atomically(pkg.path)

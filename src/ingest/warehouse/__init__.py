@@ -19,10 +19,10 @@ from typing import Any, Sequence
 
 import duckdb
 
-from ..errors import WarehouseError, WarehouseLockedError
+from ..errors import WarehouseCorruptError, WarehouseError, WarehouseLockedError, command
 from ..records import DOCUMENT_TABLES
 
-__all__ = ["WarehouseError", "WarehouseLockedError", "connect", "dicts", "query", "table_columns",
+__all__ = ["WarehouseCorruptError", "WarehouseError", "WarehouseLockedError", "connect", "damage_error", "is_damage", "schema_is_current", "dicts", "query", "table_columns",
            "table_counts", "sql_files", "stored_fingerprints", "DOCUMENT_TABLES"]
 
 STORAGE_VERSION = "v1.5.0"
@@ -48,32 +48,79 @@ def _is_lock_error(error: Exception) -> bool:
     return "lock" in text and ("conflicting" in text or "could not set lock" in text)
 
 
-def connect(path: str | Path, read_only: bool = False, retries: int = _LOCK_RETRIES) -> duckdb.DuckDBPyConnection:
-    """Open (creating if needed) the warehouse; retry while another process holds its lock."""
+def connect(path: str | Path, read_only: bool = False, retries: int = _LOCK_RETRIES,
+            file_access: bool = False) -> duckdb.DuckDBPyConnection:
+    """Open (creating if needed) the warehouse; retry while another process holds its lock.
+
+    A read-only connection runs users' SQL, so it cannot touch other files unless `file_access`
+    (for statements of ours, like the export's COPY).
+    """
     path = Path(path)
     if read_only and not path.exists():
-        raise FileNotFoundError(f"no warehouse at {path}; run `ingest run` (or `make run`) first")
+        raise FileNotFoundError(f"no warehouse at {path}; run `{command('run')}` (or `make run`) first")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
     except OSError as error:
         raise WarehouseError(f"cannot create the warehouse folder {path.parent} ({error.strerror or error}); "
                              "choose another --warehouse path") from error
-    config = dict(_READ_ONLY_CONFIG) if read_only else \
-        {} if path.exists() else {"storage_compatibility_version": STORAGE_VERSION}
+    if read_only:
+        config = {} if file_access else dict(_READ_ONLY_CONFIG)
+    else:
+        config = {} if path.exists() else {"storage_compatibility_version": STORAGE_VERSION}
     for attempt in range(retries + 1):
         try:
             con = duckdb.connect(str(path), read_only=read_only, config=config)
             break
-        except duckdb.IOException as error:
+        except duckdb.Error as error:
             if not _is_lock_error(error):
-                raise WarehouseError(f"cannot open the warehouse {path} ({error}); if it is not a DuckDB "
-                                     "file, move it away or choose another --warehouse path") from error
+                raise WarehouseError(f"cannot open the warehouse {path} ({error}); {_RECOVERY.format(path=path)}"
+                                     ) from error
             if attempt == retries:
                 raise WarehouseLockedError(_lock_message(path, error)) from error
             time.sleep(_LOCK_BACKOFF_S * 2 ** attempt)
-    if not read_only:
-        apply_schema(con)
+    try:
+        _check_whole(con, path)
+        if not read_only:
+            apply_schema(con)
+    except BaseException:
+        con.close()
+        raise
     return con
+
+
+# What to do with a warehouse that cannot be read: every document is ingested again from its file.
+_RECOVERY = ("if it is not a DuckDB file or is damaged, move it away (e.g. `mv {path} {path}.damaged`) and run "
+             "again: every input is ingested anew, and the stage cache next to it makes that quick")
+_HEADER_BYTES = 3 * 4096  # DuckDB's main header and its two database headers
+
+
+def _check_whole(con: duckdb.DuckDBPyConnection, path: Path) -> None:
+    """Refuse a truncated file (a full disk, an interrupted copy): DuckDB opens one and fails later,
+    when a query reaches a missing block. The file must reach past the last block a table uses."""
+    block_size = con.execute("SELECT block_size FROM pragma_database_size()").fetchone()[0]
+    last_block = -1
+    for (table,) in con.execute("SELECT table_name FROM duckdb_tables() WHERE database_name = current_database()"
+                                ).fetchall():
+        used = con.execute("SELECT max(block_id) FROM pragma_storage_info(?) WHERE persistent", [table]).fetchone()[0]
+        last_block = max(last_block, used if used is not None else -1)
+    expected = _HEADER_BYTES + (last_block + 1) * block_size
+    size = path.stat().st_size
+    if size < expected:
+        raise WarehouseCorruptError(f"the warehouse {path} is truncated ({size:,} bytes; its tables need at least "
+                                    f"{expected:,}); " + _RECOVERY.format(path=path))
+
+
+def is_damage(error: BaseException) -> bool:
+    """Whether a DuckDB error means the file is damaged (rather than a query or lock problem)."""
+    text = str(error)
+    return isinstance(error, duckdb.Error) and any(sign in text for sign in (
+        "Corrupt database file", "Could not read enough bytes", "checksum"))
+
+
+def damage_error(path: str | Path, error: BaseException) -> WarehouseCorruptError:
+    """The error to raise for a DuckDB error that `is_damage`."""
+    return WarehouseCorruptError(f"the warehouse {path} is damaged ({str(error).splitlines()[0][:200]}); "
+                                 + _RECOVERY.format(path=path))
 
 
 def sql_files() -> list[Traversable]:
@@ -82,9 +129,46 @@ def sql_files() -> list[Traversable]:
     return [sql / "schema.sql", *sorted((sql / "checks").iterdir(), key=lambda f: f.name)]
 
 
-def apply_schema(con: duckdb.DuckDBPyConnection) -> None:
+def schema_digest() -> str:
+    """The digest of every table, view and check definition this version writes."""
+    digest = hashlib.sha256()
     for file in sql_files():
-        con.execute(file.read_text("utf-8"))
+        digest.update(file.name.encode("utf-8") + b"\0" + file.read_bytes())
+    return digest.hexdigest()
+
+
+def _applied_digest(con: duckdb.DuckDBPyConnection) -> str | None:
+    try:
+        applied = con.execute("SELECT digest FROM schema_state").fetchone()
+    except duckdb.CatalogException:
+        return None
+    return applied[0] if applied else None
+
+
+def schema_is_current(con: duckdb.DuckDBPyConnection) -> bool:
+    """Whether the warehouse's tables, views and checks are this version's (else open it for writing once)."""
+    return _applied_digest(con) == schema_digest()
+
+
+def apply_schema(con: duckdb.DuckDBPyConnection) -> None:
+    """Create or update the tables and views, only when their definitions changed.
+
+    An unchanged warehouse is opened without a write, so a full disk does not stop a run
+    that has nothing to load and a reader never waits for a rewrite of the views.
+    """
+    digest = schema_digest()
+    if _applied_digest(con) == digest:
+        return
+    con.execute("BEGIN TRANSACTION")
+    try:
+        for file in sql_files():
+            con.execute(file.read_text("utf-8"))
+        con.execute("CREATE OR REPLACE TABLE schema_state AS SELECT ?::VARCHAR AS digest, now() AS applied_at",
+                    [digest])
+        con.execute("COMMIT")
+    except BaseException:
+        con.execute("ROLLBACK")
+        raise
 
 
 def dicts(con: duckdb.DuckDBPyConnection, sql: str, params: Sequence[Any] | None = None) -> list[dict[str, Any]]:

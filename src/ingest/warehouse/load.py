@@ -69,10 +69,18 @@ def replace_documents(con: duckdb.DuckDBPyConnection, doc_ids: Sequence[str],
                         f"WHERE doc_id IN (SELECT doc_id FROM {ids})")
         con.execute("COMMIT")
     except BaseException:
-        con.execute("ROLLBACK")
+        rollback(con)
         raise
     finally:
         relations.close()
+
+
+def rollback(con: duckdb.DuckDBPyConnection) -> None:
+    """Roll back the open transaction, if a failed statement or COMMIT left one open."""
+    try:
+        con.execute("ROLLBACK")
+    except duckdb.TransactionException:
+        pass  # DuckDB already ended it (a failed COMMIT, an invalidated database)
 
 
 def arrow_sources(documents: Sequence[DocumentRows]) -> dict[str, pa.Table]:

@@ -12,7 +12,8 @@ WITH doc_names AS (
 ),
 n_docs AS (SELECT count(DISTINCT doc_id) AS n FROM doc_names),
 weights AS (
-    SELECT anchor, ln((SELECT n FROM n_docs) / count(*)) AS weight
+    -- smoothed inverse document frequency: with two documents, a name both share still counts
+    SELECT anchor, ln(1 + (SELECT n FROM n_docs) / count(*)) AS weight
     FROM doc_names GROUP BY anchor
     -- an anchor shared by more than 20 documents says nothing about which article a text
     -- renders; dropping those also bounds the pair join (linear in the anchors kept)
@@ -31,7 +32,8 @@ SELECT s.doc_a, s.doc_b, s.n_shared,
        round(s.shared_weight / least(wa.total, wb.total), 3) AS overlap
 FROM shared s JOIN doc_weight wa ON wa.doc_id = s.doc_a JOIN doc_weight wb ON wb.doc_id = s.doc_b
 JOIN documents da ON da.doc_id = s.doc_a JOIN documents db ON db.doc_id = s.doc_b
-WHERE s.n_shared >= 5 AND s.shared_weight / least(wa.total, wb.total) >= 0.7
+-- (a weight of 0 — anchors every document shares — says nothing; and NaN would compare greater than 0.7)
+WHERE s.n_shared >= 5 AND least(wa.total, wb.total) > 0 AND s.shared_weight / least(wa.total, wb.total) >= 0.7
   AND (da.release IS NULL OR db.release IS NULL OR da.release = db.release);
 
 -- Every pair of aligned sentences (a 2-1 unit gives two rows), with the unit's confidence.

@@ -4,7 +4,7 @@
 --     release under the same conditions and baseline, and no value of one group agrees with any
 --     value of the other (renderings of one article, one source, are compared sentence by
 --     sentence by the aligned check instead); doc_a/doc_b and the claims are each group's first,
---     docs_a/docs_b list the whole groups; `confidence` weighs how explicit the release and
+--     docs_a/docs_b list the whole groups, `conditions`/`baseline` what both state it under; `confidence` weighs how explicit the release and
 --     the subject are; `arbiter` says which value the independent sources support (verdicts
 --     computed by ingest.run.truth);
 --   aligned_value_mismatch (contradiction, or possible when the alignment is unsure): a figure
@@ -57,7 +57,7 @@ contradictions AS (
              || ', and no value of one side agrees with any of the other' AS explanation,
            w.evidence_a, w.evidence_b, w.evidence_en_a, w.evidence_en_b,
            w.docs_a, w.docs_b, NULL AS change, w.confidence, v.verdict AS arbiter,
-           w.value_a AS text_a, w.value_b AS text_b
+           w.value_a AS text_a, w.value_b AS text_b, w.scope, w.conditions, w.baseline
     FROM weighed w
     LEFT JOIN claim_verdicts v
       ON v.subject = w.subject AND v.attribute = w.attribute AND v.scope = w.scope

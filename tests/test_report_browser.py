@@ -1,0 +1,97 @@
+"""The HTML report in a real browser: headless Chromium (Debian package `chromium`) loads the page,
+the rendered DOM has every section, the CJK evidence and no console error, and a screenshot is saved.
+
+`make test` installs chromium and fonts-noto-cjk with apt-get when it can; without them this test
+skips and says which is missing. Screenshots go to the test's folder, or to docs/screenshots/ with
+INGEST_UPDATE_SCREENSHOTS=1 (how the committed ones were made).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from seed_fixtures import ROOT
+
+SECTIONS = ("Summary", "Contradictions", "Corroborations", "Notes", "Sources", "Translation", "Documents")
+
+
+def _chromium() -> str:
+    for name in ("chromium", "chromium-browser", "google-chrome"):
+        if path := shutil.which(name):
+            return path
+    pytest.skip("headless Chromium is not installed (no chromium, chromium-browser or google-chrome on PATH); "
+                "`make test` installs the Debian package with apt-get when run as root or with passwordless sudo")
+
+
+def _cjk_font() -> None:
+    fonts = subprocess.run(["fc-list"], capture_output=True, text=True).stdout if shutil.which("fc-list") else ""
+    if "CJK" not in fonts:
+        pytest.skip("no CJK font is installed (Debian package fonts-noto-cjk), so a screenshot would show boxes; "
+                    "`make test` installs it with apt-get when run as root or with passwordless sudo")
+
+
+def _screenshot_dir(tmp_path: Path) -> Path:
+    if os.environ.get("INGEST_UPDATE_SCREENSHOTS"):
+        return ROOT / "docs" / "screenshots"
+    return tmp_path
+
+
+def render(page_path: Path, screenshot: Path) -> dict:
+    """Open the page in headless Chromium; what the DOM shows, the console errors, a screenshot."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=_chromium(), args=["--no-sandbox"])
+        try:
+            page = browser.new_page(viewport={"width": 1280, "height": 900})
+            problems: list[str] = []
+            page.on("console", lambda m: problems.append(m.text) if m.type in ("error", "warning") else None)
+            page.on("pageerror", lambda e: problems.append(str(e)))
+            page.on("request", lambda r: problems.append(f"request {r.url}") if not r.url.startswith("file:") else None)
+            page.goto(page_path.as_uri())
+            screenshot.parent.mkdir(parents=True, exist_ok=True)
+            # the top of the page: the summary, the contradictions table and the first cards
+            height = min(2400, page.evaluate("document.documentElement.scrollHeight"))
+            page.screenshot(path=str(screenshot), full_page=True, clip={"x": 0, "y": 0, "width": 1280, "height": height})
+            if page.locator("#c1").count():  # and the first contradiction's card on its own
+                page.locator("#c1").screenshot(path=str(screenshot.with_name(screenshot.stem + "-card.png")))
+            return {
+                "problems": problems,
+                "headings": page.eval_on_selector_all("h2", "hs => hs.map(h => h.innerText)"),
+                "text": page.inner_text("body"),
+                "table_rows": page.eval_on_selector_all("#contradictions tr:has(td)", "rs => rs.length"),
+                "cards": page.eval_on_selector_all("#contradictions .card", "cs => cs.length"),
+                "marks": page.eval_on_selector_all("#contradictions .card mark", "ms => ms.length"),
+                "width": page.evaluate("document.documentElement.scrollWidth"),
+            }
+        finally:
+            browser.close()
+
+
+def test_seeds_report_in_a_real_browser(seeded_warehouse, tmp_path):
+    _chromium()
+    _cjk_font()
+    shown = render(seeded_warehouse.parent / "reports" / "consistency.html",
+                   _screenshot_dir(tmp_path) / "report-seeds.png")
+    assert shown["problems"] == []
+    for section in SECTIONS:
+        assert any(h.startswith(section) for h in shown["headings"]), (section, shown["headings"])
+    assert "増強英特尔 GPU 支持" in shown["text"] or "增强英特尔 GPU 支持" in shown["text"]
+    assert "ベータ機能" in shown["text"]
+    assert shown["table_rows"] == 2 and shown["cards"] == 2 and shown["marks"] >= 2
+    assert shown["width"] <= 1280  # nothing forces a horizontal scroll
+
+
+@pytest.mark.slow
+def test_a_1000_document_report_in_a_real_browser(bench_1000, tmp_path):
+    _chromium()
+    _cjk_font()
+    shown = render(bench_1000.reports / "consistency.html", _screenshot_dir(tmp_path) / "report-1000-documents.png")
+    assert shown["problems"] == []
+    assert all(any(h.startswith(s) for h in shown["headings"]) for s in SECTIONS)
+    assert shown["width"] <= 1280
