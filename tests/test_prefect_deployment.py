@@ -7,7 +7,6 @@ At the end of the session it runs `make stop` and checks the recorded PIDs are g
 
 from __future__ import annotations
 
-import json
 import re
 import subprocess
 import time
@@ -67,8 +66,10 @@ def test_ingest_run_reports_to_the_served_server_and_shows_in_flow_run_ls(served
                         "--reports", str(tmp_path / "r"), timeout=300)
     assert result.returncode == 0, result.stdout + result.stderr
     assert f"Prefect: reporting to the server at {served.api_url}" in result.stderr
-    listed = served.run(UV, "run", "prefect", "flow-run", "ls", "--flow-name", "ingest")
-    assert listed.returncode == 0 and "COMPLETED" in listed.stdout
+    # JSON, not the table: the table cuts "COMPLETED" to "COMP…" on a narrow terminal
+    listed = served.run(UV, "run", "prefect", "flow-run", "ls", "--flow-name", "ingest", "--output", "json")
+    assert listed.returncode == 0, listed.stderr
+    assert '"type": "COMPLETED"' in listed.stdout
     runs = api_post(served.api_url, "/flow_runs/filter", {})
     assert any(run["parameters"].get("warehouse_path") == str(tmp_path / "w.duckdb") for run in runs)
 
