@@ -11,8 +11,8 @@ from rich.markup import escape
 from rich.table import Table
 
 from ..errors import INSTALL_FROM_FILE, PackageError, install_command, install_hint
-from ..translate import packages
-from ..translate.packages import InstalledPackage
+from ..translate import index, packages
+from ..translate.packages import BrokenPackage, InstalledPackage
 
 models_app = typer.Typer(
     help="Manage offline translation packages (Argos Translate, xx->en).",
@@ -39,7 +39,7 @@ def install(
               f"(`{INSTALL_FROM_FILE}`), not both or neither", code=2)
     try:
         installed = ([packages.install_from_file(from_file)] if from_file is not None
-                     else packages.install_from_index(langs or []))
+                     else index.install_from_index(langs or []))
     except PackageError as exc:
         _fail(str(exc))
     for package in installed:
@@ -48,8 +48,9 @@ def install(
 
 @models_app.command("list")
 def list_packages() -> None:
-    """Show the installed translation packages."""
-    installed = packages.list_installed()
+    """Show the installed translation packages (and any broken package folder, with the reason)."""
+    installed, broken = packages.scan()
+    warn_broken(broken)
     if not installed:
         console.print(
             f"no translation packages installed in {packages.package_dir()}; {install_hint('ja')}"
@@ -59,14 +60,23 @@ def list_packages() -> None:
 
 
 @models_app.command("remove")
-def remove(pair: Annotated[str, typer.Argument(help="The pair to uninstall, e.g. ja->en or ja_en.")]) -> None:
-    """Uninstall the package(s) for one language pair."""
+def remove(target: Annotated[str, typer.Argument(
+        help="The pair to uninstall (ja->en or ja_en), or a package folder's name as `models list` shows it.")]
+           ) -> None:
+    """Uninstall the package(s) for one language pair, or one (broken) package folder."""
     try:
-        removed = packages.remove(pair)
+        removed = packages.remove(target)
     except PackageError as exc:
         _fail(str(exc))
     for package in removed:
-        console.print(f"removed {package.pair} {package.version} from {package.path}")
+        what = f"{package.pair} {package.version}" if isinstance(package, InstalledPackage) else "broken package"
+        console.print(f"removed {what} from {package.path}")
+
+
+def warn_broken(broken: list[BrokenPackage]) -> None:
+    """One warning line per unusable package folder (they are skipped, never fatal)."""
+    for package in broken:
+        errors.print(f"[yellow]warning:[/yellow] {escape(package.hint())}", highlight=False)
 
 
 def _table(installed: list[InstalledPackage]) -> Table:

@@ -10,7 +10,9 @@ import typer
 
 from ..errors import INSTALL_FROM_FILE, WarehouseError, install_command
 from ..settings import DEFAULTS, RunOptions, describe
+from ..translate.packages import broken_packages
 from .consoles import console, err
+from .models import warn_broken
 
 
 def _quiet_prefect() -> None:
@@ -79,6 +81,7 @@ def run(paths: List[Path] = typer.Argument(None, help=describe("paths"), show_de
         err.print(f"[red]error:[/red] {error}")
         raise typer.Exit(3)
     _print_result(result)
+    warn_broken(broken_packages())
 
 
 def _run_direct(options: RunOptions) -> dict:

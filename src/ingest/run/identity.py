@@ -22,6 +22,7 @@ from ..clean import html as clean_html, markdown as clean_markdown, normalize as
 from ..extract import (anchors, claims, conditions, document, entities, glossary, mentions, nlp, notation, numbers,
                        releases, rules, subjects)
 from ..translate import TranslationEngine, argos, engine, fidelity
+from ..translate import metadata as translate_metadata
 from ..translate import segments as translate_segments
 
 STAGES = ("prepare", "translate", "extract")
@@ -33,7 +34,7 @@ PIPELINE_VERSION = "1"
 STAGE_MODULES: dict[str, tuple[ModuleType, ...]] = {
     "prepare": (records, read, clean, clean_normalize, clean_text, clean_html, clean_markdown, metadata,
                 language, segment, prepare, lang),
-    "translate": (engine, argos, translate_segments),
+    "translate": (engine, argos, translate_metadata, translate_segments),
     "extract": (rules, entities, numbers, notation, mentions, subjects, conditions, releases, nlp, anchors, glossary,
                 claims, document, fidelity, lang),
 }
@@ -47,7 +48,7 @@ CHECK_RUNNERS = ("ingest.run.checks", "ingest.run.renderings", "ingest.run.truth
 # what a stage outputs for a document.
 OUTPUT_NEUTRAL = {"ingest", discover.__name__} | {f"ingest.{name}" for name in (
     "__main__", "errors", "settings", "deploy", "flow", "evaluate", "evaluate.claims", "evaluate.renderings",
-    "translate", "translate.cache", "translate.packages", "translate.archive", "extract",
+    "translate", "translate.cache", "translate.packages", "translate.archive", "translate.index", "extract",
     "warehouse", "warehouse.load", "warehouse.rows",
     "run", "run.identity", "run.cache", "run.batches", "run.staging", "run.loading", "run.runner", "run.faults",
     "run.report_cache", "outputs", "outputs.data", "outputs.markdown", "outputs.html", "outputs.files",
