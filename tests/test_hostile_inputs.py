@@ -226,6 +226,75 @@ def test_markdown_with_a_5000_row_table(case):
     case.assert_rest_completed()
 
 
+@pytest.mark.parametrize("name, content, items", [
+    ("list_3000_levels_by_indentation.md", "".join("  " * i + f"- 項目{i}\n" for i in range(3000)), 3000),
+    ("list_3000_levels_on_one_line.md", "- " * 3000 + "一番深い項目の本文です。\n", 1),
+    ("blockquote_10000_deep.md", ">" * 10_000 + " 深い引用の中の本文です。\n", 1),
+    ("deep_inside_a_normal_article.md", "# 見出し\n\n前の段落です。\n\n" + "> " * 50 + "深い本文です。\n\n後の段落です。\n", 4),
+])
+def test_markdown_nested_deeper_than_markdown_it_parses_keeps_all_its_text(case, name, content, items):
+    """markdown-it stops at depth 20 and drops the rest silently (a 3,000-level list kept 10
+    items and was `ok`; a 10,000-deep quote failed as "no text left"): every line is kept."""
+    case.add(name, content)
+    started = time.monotonic()
+    case.run()
+    row = case.document(name)
+    assert row["status"] == "ok", row["error"]
+    assert len(row["text"].split("\n\n")) == items
+    assert time.monotonic() - started < 30
+    if items == 3000:
+        assert [s["text"] for s in case.segments(name)][-1] == "項目2999"
+    else:
+        assert "本文です。" in row["text"].split("\n\n")[-1 if items == 1 else 2]
+    case.assert_rest_completed()
+
+
+COSTLY = {
+    "p_x.html": ("<p>x</p>" * 1_900_000, "3,800,000 HTML tags"),                      # 15 MB: 197 s before
+    "img_bracket.md": ("![a" * 333_000, "333,000 Markdown lines, table cells, links"),  # 1 MB: 50-83 s before
+    "bracket.md": ("[" * 1_000_000, "1,000,000 Markdown lines"),                       # 1 MB
+    "wide_table.md": ("|" + "a|" * 660_000 + "\n|" + "-|" * 660_000 + "\n|" + "b|" * 660_000 + "\n",
+                      "1,980,006 Markdown lines"),                                        # 4 MB
+    "one_letter_lines.txt": ("a\n" * 4_000_000, "4,000,000 lines"),                      # 8 MB: ~1 min before
+}
+
+
+@pytest.mark.parametrize("name", sorted(COSTLY))
+def test_costly_markup_fails_in_seconds_before_the_character_limit(case, name):
+    """The work is bounded before it is done: markup counted in milliseconds, not parsed for minutes."""
+    content, reason = COSTLY[name]
+    case.add(name, content)
+    started = time.monotonic()
+    case.run()
+    elapsed = time.monotonic() - started
+    failed_with(case, name, reason, "more than one article holds", "split it")
+    assert elapsed < 15, f"{name} took {elapsed:.0f} s"
+    case.assert_rest_completed()
+
+
+@pytest.mark.parametrize("name, content", [
+    ("brackets.md", "[" * 90_000),            # under the markup limit, ~3 s of markdown-it's link parser
+    ("entities.html", "&amp;" * 600_000),      # no tags at all, ~2 s of character references
+])
+def test_cleaning_time_budget_stops_a_costly_document(case, monkeypatch, name, content):
+    monkeypatch.setattr(settings, "MAX_CLEAN_SECONDS", 0.3)
+    case.add(name, content)
+    started = time.monotonic()
+    case.run()
+    failed_with(case, name, "cleaning was stopped after 0.3 s", "split it or simplify its markup")
+    assert time.monotonic() - started < 15
+    case.assert_rest_completed()
+
+
+def test_article_with_more_segments_than_the_limit_is_refused(case, monkeypatch):
+    """Each segment is language-detected and extracted on its own; a flood of tiny ones is refused."""
+    monkeypatch.setattr(settings, "MAX_SEGMENTS", 300)
+    case.add("tiny_lines.txt", "テスト。\n" * 500)
+    case.run()
+    failed_with(case, "tiny_lines.txt", "500 segments", "300-segment limit", "split it")
+    case.assert_rest_completed()
+
+
 def test_zero_width_and_bidi_controls_are_removed(case):
     hidden = "\u200b\u200c\u200d\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u2060\ufeff\u061c"
     text = (f"ゼロ幅{hidden}テスト\n\nPy\u200bTorch 2.\u200d5 が\u202eリリース\u202cされ、"

@@ -18,7 +18,8 @@ from types import ModuleType
 
 from .. import align, clean, discover, language, lang, metadata, prepare, read, records, segment
 from ..align import compare as align_compare, groups as align_groups, sentences as align_sentences
-from ..clean import html as clean_html, markdown as clean_markdown, normalize as clean_normalize, text as clean_text
+from ..clean import budget as clean_budget, html as clean_html, markdown as clean_markdown, normalize as clean_normalize
+from ..clean import text as clean_text
 from ..extract import (anchors, claims, conditions, document, entities, glossary, mentions, nlp, notation, numbers,
                        releases, rules, subjects)
 from ..translate import TranslationEngine, argos, engine, fidelity
@@ -32,7 +33,7 @@ STAGE_VERSIONS = {"prepare": "1", "translate": "1", "extract": "1"}
 PIPELINE_VERSION = "1"
 
 STAGE_MODULES: dict[str, tuple[ModuleType, ...]] = {
-    "prepare": (records, read, clean, clean_normalize, clean_text, clean_html, clean_markdown, metadata,
+    "prepare": (records, read, clean, clean_budget, clean_normalize, clean_text, clean_html, clean_markdown, metadata,
                 language, segment, prepare, lang),
     "translate": (engine, argos, translate_metadata, translate_segments),
     "extract": (rules, entities, numbers, notation, mentions, subjects, conditions, releases, nlp, anchors, glossary,
