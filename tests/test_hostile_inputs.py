@@ -18,7 +18,7 @@ import pytest
 from hostile_fixtures import GOOD, SEED_ZH
 from seed_fixtures import SEEDS
 from ingest import settings
-from ingest.run import runner
+from ingest.run import plan
 from ingest.clean import clean
 from ingest.translate.argos import ArgosEngine
 from ingest.translate.engine import UntranslatedEngine
@@ -50,12 +50,12 @@ This is an English sentence about the same release of PyTorch.
 """
 
 
-def failed_with(case, doc_id: str, *words: str) -> dict:
-    row = case.document(doc_id)
+def failed_with(case, name: str, *words: str) -> dict:
+    row = case.document(name)
     assert row["status"] == "failed", row
     assert row["error"] and all(w.lower() in row["error"].lower() for w in words), row["error"]
-    assert case.segments(doc_id) == []
-    assert doc_id in case.summary.failed
+    assert case.segments(name) == []
+    assert case.doc_id(name) in case.summary.failed
     return row
 
 
@@ -107,7 +107,7 @@ def test_invalid_utf8_is_kept_with_a_warning(case):
     assert row["status"] == "ok" and row["encoding"] == "utf-8" and row["lang"] == "ja"
     assert row["error"].startswith("warning:") and "invalid UTF-8" in row["error"] and "Re-save" in row["error"]
     assert "\ufffd" in row["text"] and len(case.segments("damaged.txt")) > 10
-    assert "damaged.txt" in case.summary.loaded
+    assert case.doc_id("damaged.txt") in case.summary.loaded
     case.assert_rest_completed()
 
 
@@ -306,7 +306,7 @@ def test_zero_width_and_bidi_controls_are_removed(case):
     stored = row["text"] + "".join(s["text"] for s in case.segments("invisible.txt"))
     assert not any(char in stored for char in hidden + "\U000e0041\U000e0042")
     assert "PyTorch 2.5 がリリースされ、H100 で最大 75% 高速化された。" in row["text"]
-    labels = {label for label, in case.query("SELECT label FROM entities WHERE doc_id = 'invisible.txt'")}
+    labels = {label for label, in case.query("SELECT label FROM entities WHERE doc_id = ?", [case.doc_id("invisible.txt")])}
     assert {"VERSION", "PERCENT"} <= labels  # the disguised "PyTorch 2.5" and "75%" are found
     case.assert_rest_completed()
 
@@ -359,23 +359,23 @@ def test_same_content_under_two_names(case):
     case.run()
     original, copy = case.document("a/original.txt"), case.document("b/copy.txt")
     assert original["status"] == "ok"
-    assert (copy["status"], copy["duplicate_of"]) == ("duplicate", "a/original.txt")
-    assert "same content as a/original.txt" in copy["error"]
+    assert (copy["status"], copy["duplicate_of"]) == ("duplicate", "in/a/original.txt")
+    assert "same content as in/a/original.txt" in copy["error"]
     assert case.segments("b/copy.txt") == []
-    assert case.summary.duplicates == {"b/copy.txt": "a/original.txt"}
+    assert case.summary.duplicates == {"in/b/copy.txt": "in/a/original.txt"}
     case.assert_rest_completed()
 
 
 def _after_discovery(monkeypatch, action) -> None:
     """Run `action` once discovery has listed the files, before any is read."""
-    real_discover = runner.discover
+    real_discover = plan.discover
 
-    def discover_then_act(paths):
-        found = real_discover(paths)
+    def discover_then_act(paths, **options):
+        found = real_discover(paths, **options)
         action()
         return found
 
-    monkeypatch.setattr(runner, "discover", discover_then_act)
+    monkeypatch.setattr(plan, "discover", discover_then_act)
 
 
 def test_file_deleted_between_discovery_and_reading(case, monkeypatch):
@@ -426,7 +426,7 @@ def test_symlink_loops(case):
     for name in ("self.txt", "ping.md", "pong.md"):
         failed_with(case, name, "cannot read file at discovery", "symbolic links")
     doc_ids = {doc_id for doc_id, in case.query("SELECT doc_id FROM documents")}
-    assert doc_ids == {GOOD, "self.txt", "ping.md", "pong.md"}  # nothing found twice through sub/up
+    assert doc_ids == {case.doc_id(name) for name in (GOOD, "self.txt", "ping.md", "pong.md")}  # nothing twice via sub/up
     case.assert_rest_completed()
 
 

@@ -38,6 +38,8 @@ class RunOptions:
     dask_workers: int = field(default=2, metadata=_help("Worker processes of the local Dask cluster."))
     stage_cache: bool = field(default=True, metadata=_help(
         "Read and write the stage cache next to the warehouse (off: recompute every stage)."))
+    follow_links: bool = field(default=False, metadata=_help(
+        "Read file links that point outside the input folders (off: such a link is a failed document)."))
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "paths", tuple(str(p) for p in (self.paths or DEFAULT_INPUTS)))

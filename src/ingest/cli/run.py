@@ -61,13 +61,14 @@ def run(paths: List[Path] = typer.Argument(None, help=describe("paths"), show_de
         dask_workers: int = typer.Option(DEFAULTS.dask_workers, "--dask-workers", help=describe("dask_workers")),
         batch_size: int = typer.Option(DEFAULTS.batch_size, "--batch-size", help=describe("batch_size")),
         no_stage_cache: bool = typer.Option(False, "--no-stage-cache",
-                                            help="Recompute every stage (the cache next to the warehouse is not read or written).")) -> None:
+                                            help="Recompute every stage (the cache next to the warehouse is not read or written)."),
+        follow_links: bool = typer.Option(DEFAULTS.follow_links, "--follow-links", help=describe("follow_links"))) -> None:
     """Run the `ingest` flow locally (no Prefect server needed)."""
     # Paths are made absolute here: the flow resolves relative ones against the project root.
     options = RunOptions(paths=tuple(str(Path(p).resolve()) for p in (paths or DEFAULTS.paths)),
                          warehouse_path=str(warehouse_path.resolve()), reports_dir=str(reports.resolve()),
                          batch_size=batch_size, dask=dask, dask_address=dask_address, dask_workers=dask_workers,
-                         stage_cache=not no_stage_cache)
+                         stage_cache=not no_stage_cache, follow_links=follow_links)
     missing = [p for p in options.paths if not Path(p).exists()]
     if missing:
         err.print(f"[red]error:[/red] input path(s) not found: {', '.join(missing)}")
@@ -99,7 +100,7 @@ def _run_direct(options: RunOptions) -> dict:
 
         summary = run_in_process(options, progress=progress)
     return {"files": summary.n_files, "loaded": len(summary.loaded), "skipped": len(summary.skipped),
-            "failed": len(summary.failed), "duplicates": len(summary.duplicates),
+            "failed": len(summary.failed), "duplicates": len(summary.duplicates), "missing": summary.missing,
             "missing_pairs": summary.missing_pairs, "reports": summary.report_paths, "errors": summary.failed,
             "work": summary.work, "cached": summary.cached}
 
@@ -113,10 +114,15 @@ def _run_flow(options: RunOptions) -> dict:
 
 
 def _print_result(result: dict) -> None:
+    missing = result.get("missing") or []
     console.print(f"{result['files']} files: {result['loaded']} loaded, {result['skipped']} unchanged (skipped), "
-                  f"{result['failed']} failed, {result['duplicates']} duplicate")
+                  f"{result['failed']} failed, {result['duplicates']} duplicate"
+                  + (f", {len(missing)} missing (file gone)" if missing else ""))
     for doc_id, reason in (result.get("errors") or {}).items():
         console.print(f"  [yellow]failed[/yellow] {doc_id}: {reason}")
+    for doc_id in missing:
+        console.print(f"  [yellow]missing[/yellow] {doc_id}: file gone; its rows leave the checks (`ingest prune` "
+                      "removes them)")
     for pair in result.get("missing_pairs") or []:
         lang = pair.split("->")[0]
         console.print(f"  no translation package for {pair}: `{install_command(lang)}` or `{INSTALL_FROM_FILE}`")
@@ -129,3 +135,18 @@ def _print_result(result: dict) -> None:
         console.print(f"  stages ran on {len(workers)} Dask worker(s): {', '.join(workers)}")
     for path in result.get("reports") or []:
         console.print(f"  report: {path}")
+
+
+def prune(warehouse_path: Path = typer.Option(DEFAULTS.warehouse_path, "--warehouse",
+                                              help=describe("warehouse_path"))) -> None:
+    """Remove the rows of documents whose source file is gone (status `missing`)."""
+    from ..run.runner import prune as prune_warehouse
+
+    try:
+        removed = prune_warehouse(warehouse_path)
+    except WarehouseError as error:
+        err.print(f"[red]error:[/red] {error}")
+        raise typer.Exit(3)
+    for doc_id in removed:
+        console.print(f"removed {doc_id}")
+    console.print(f"{len(removed)} missing document(s) removed; `ingest report` rewrites the report")

@@ -33,10 +33,12 @@ def generated_at() -> str:
 def collect(con: duckdb.DuckDBPyConnection, missing_pairs: list[str] | None = None,
             summary_line: str | None = None) -> ReportData:
     """Read everything the report shows from the warehouse; the missing translation pairs
-    are the run's when given, else those the stored segments show."""
+    are the run's when given, else those the stored segments show. Besides the list of
+    documents, only `ok` documents are read: a gone file's rows stay until `ingest prune`."""
     conflicts = dicts(con, "SELECT * FROM conflicts ORDER BY severity, subject, attribute, doc_a, doc_b")
     missing = missing_pairs if missing_pairs is not None else sorted(
-        {f"{r['lang']}->en" for r in dicts(con, "SELECT DISTINCT lang FROM segments WHERE translation_status = 'untranslated'")})
+        {f"{r['lang']}->en" for r in dicts(con, "SELECT DISTINCT s.lang FROM segments s JOIN documents d USING "
+                                                "(doc_id) WHERE d.status = 'ok' AND s.translation_status = 'untranslated'")})
     return ReportData(
         generated_at=generated_at(),
         documents=dicts(con, "SELECT doc_id, lang, lang_variant, title, published_at, release, status, error "
@@ -44,9 +46,12 @@ def collect(con: duckdb.DuckDBPyConnection, missing_pairs: list[str] | None = No
         contradictions=[c for c in conflicts if c["severity"] == "contradiction"],
         notes=[c for c in conflicts if c["severity"] != "contradiction"],
         corroborations=dicts(con, "SELECT * FROM corroborations ORDER BY n_documents DESC, subject, attribute"),
-        release_notes=dicts(con, "SELECT doc_id, release_note FROM documents WHERE release_note IS NOT NULL"),
-        translation=dict(con.execute("SELECT translation_status, count(*) FROM segments GROUP BY 1").fetchall()),
-        translation_issues=dicts(con, "SELECT * FROM translation_issues ORDER BY doc_id, seg_idx LIMIT 200"),
+        release_notes=dicts(con, "SELECT doc_id, release_note FROM documents WHERE release_note IS NOT NULL "
+                                 "AND status = 'ok'"),
+        translation=dict(con.execute("SELECT s.translation_status, count(*) FROM segments s JOIN documents d "
+                                     "USING (doc_id) WHERE d.status = 'ok' GROUP BY 1").fetchall()),
+        translation_issues=dicts(con, "SELECT t.* FROM translation_issues t JOIN documents d USING (doc_id) "
+                                      "WHERE d.status = 'ok' ORDER BY t.doc_id, t.seg_idx LIMIT 200"),
         missing_pairs=missing,
         summary_line=summary_line,
     )

@@ -112,7 +112,7 @@ def _restamped(value: Any, source: SourceFile, context: StageContext) -> Documen
         rows = DocumentRows(**value)
     except TypeError:  # made when DocumentRows had other fields
         return None
-    rows.document = {**rows.document, "path": source.path, "run_id": context.run_id,
+    rows.document = {**rows.document, "path": source.path, "source_root": source.root, "run_id": context.run_id,
                      "pipeline_version": context.fingerprint, "loaded_at": utc_now()}
     return rows
 

@@ -51,7 +51,7 @@ OUTPUT_NEUTRAL = {"ingest", discover.__name__} | {f"ingest.{name}" for name in (
     "__main__", "errors", "settings", "deploy", "flow", "evaluate", "evaluate.claims", "evaluate.renderings",
     "translate", "translate.cache", "translate.packages", "translate.archive", "translate.index", "extract",
     "warehouse", "warehouse.load", "warehouse.rows",
-    "run", "run.identity", "run.cache", "run.batches", "run.staging", "run.loading", "run.runner", "run.faults",
+    "run", "run.identity", "run.cache", "run.batches", "run.staging", "run.loading", "run.runner", "run.faults", "run.plan",
     "run.report_cache", "outputs", "outputs.data", "outputs.markdown", "outputs.html", "outputs.files",
     "cli", "cli.consoles", "cli.run", "cli.query", "cli.models", "cli.evaluate")}
 
