@@ -81,6 +81,6 @@ MAX_TEXT_CHARS = int(os.environ.get("INGEST_MAX_TEXT_CHARS", 200_000))
 # markup (HTML '<'; Markdown line breaks, table '|', link '[' and '<'; a 200,000-character
 # article has a few thousand), seconds of parsing, and segments (each is language-detected
 # and extracted on its own: ~0.5 ms apiece).
-MAX_MARKUP = int(os.environ.get("INGEST_MAX_MARKUP", 100_000))
+MAX_MARKUP = int(os.environ.get("INGEST_MAX_MARKUP", 50_000))
 MAX_CLEAN_SECONDS = float(os.environ.get("INGEST_MAX_CLEAN_SECONDS", 10))
 MAX_SEGMENTS = int(os.environ.get("INGEST_MAX_SEGMENTS", 20_000))

@@ -34,9 +34,11 @@ from .normalize import CELL_MARK, INVISIBLE, strip_controls
 FORMAT = "markdown"
 SUFFIXES = (".md", ".markdown")
 # markdown-it makes a block of every line, a cell of every '|', tries a link at every '['
-# and a tag at every '<' (~50 µs each).
-MARKUP = ("\n", "|", "[", "<")
-MARKUP_NAME = "Markdown lines, table cells, links and tags (line breaks, '|', '[', '<')"
+# and a tag at every '<' (~50 µs each), an entity, emphasis, code span or escape at '&', '*',
+# '_', '`', '\\' (5-20 µs each).
+MARKUP = ("\n", "|", "[", "<", "&", "*", "_", "`", "\\")
+MARKUP_NAME = ("Markdown lines, table cells, links, tags, entities, emphasis and escapes "
+               "(line breaks, '|', '[', '<', '&', '*', '_', '`', '\\')")
 
 _FRONT_MATTER = re.compile(r"\A---[ \t]*\n(.*?\n)---[ \t]*(?:\n|\Z)", re.S)
 _FRONT_MATTER_MAX_ITEMS = 100
@@ -86,8 +88,9 @@ def _markdown() -> MarkdownIt:
 # Indentation no document nested at most 20 levels deep needs (a list item's content is
 # indented by at most 14 columns per level: an ordered marker of 9 digits plus spaces).
 _DEEPER_THAN_PARSED = re.compile(r"^[ \t]{280}", re.M)
-# A line's container markers: block quotes ('>') and list bullets or numbers, with their spaces.
-_CONTAINERS = re.compile(r"^[ \t]*(?:(?:>|(?:[-+*]|\d{1,9}[.)])(?=[ \t]|$))[ \t]*)+")
+# A line's container markers: block quotes ('>') and list bullets or numbers, with their spaces
+# (possessive: 15 MB of indentation must not be backtracked through).
+_CONTAINERS = re.compile(r"^[ \t]*+(?:(?:>|(?:[-+*]|\d{1,9}[.)])(?=[ \t]|$))[ \t]*+)+")
 _LIST_MARKER = re.compile(r"[-+*]|\d[.)]")
 
 
