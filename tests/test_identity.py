@@ -221,6 +221,8 @@ def test_prune_removes_the_rows_of_missing_documents(tmp_path, store):
     result = CliRunner().invoke(app, ["prune", "--warehouse", str(store.db)])
     assert result.exit_code == 0 and f"removed in/{JA}" in result.output and "1 missing" in result.output
     assert store.documents() == {}
+    nowhere = CliRunner().invoke(app, ["prune", "--warehouse", str(tmp_path / "none.duckdb")])
+    assert nowhere.exit_code == 2 and "no warehouse at" in nowhere.output and not (tmp_path / "none.duckdb").exists()
 
 
 def test_a_copy_whose_original_is_gone_takes_its_place(tmp_path, store):

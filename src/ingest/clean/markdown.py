@@ -109,6 +109,9 @@ def _flattened(text: str) -> str:
 
 
 def _tokens(text: str, budget: CleaningBudget) -> list[Token]:
+    """markdown-it's tokens of `text`, or of `text` flattened when it is nested deeper than
+    markdown-it parses: deep indentation is seen before parsing, deep markers when the guarded
+    parser raises (at depth 20, so that attempt costs little)."""
     env = {"budget": budget}
     if _DEEPER_THAN_PARSED.search(text) is None:
         try:

@@ -144,6 +144,9 @@ def prune(warehouse_path: Path = typer.Option(DEFAULTS.warehouse_path, "--wareho
 
     try:
         removed = prune_warehouse(warehouse_path)
+    except FileNotFoundError as error:
+        err.print(f"[red]error:[/red] {error}")
+        raise typer.Exit(2)
     except WarehouseError as error:
         err.print(f"[red]error:[/red] {error}")
         raise typer.Exit(3)

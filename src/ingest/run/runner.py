@@ -187,6 +187,8 @@ def run(options: RunOptions, engine: TranslationEngine | None = None, progress: 
 def prune(warehouse_path: str | Path) -> list[str]:
     """Remove the rows of every document whose source file is gone (`missing`, or found gone now)
     from the warehouse, and bring the cross-document checks up to date; returns their doc_ids."""
+    if not Path(warehouse_path).exists():
+        raise FileNotFoundError(f"no warehouse at {warehouse_path}; nothing to prune (check --warehouse)")
     con = warehouse.connect(warehouse_path)
     try:
         return prune_missing(con)

@@ -25,10 +25,12 @@ from typing import BinaryIO
 
 from argostranslate import settings as argos_settings
 
-from ..errors import PackageError
+from ..errors import INSTALL_FROM_FILE, PackageError
 from .archive import COPY_CHUNK_BYTES
 from .metadata import LANGUAGE_CODE_RE, TARGET_CODE, base_code
-from .packages import OFFLINE_HINT, InstalledPackage, install_from_file
+from .packages import InstalledPackage, install_from_file
+
+OFFLINE_HINT = f"install from a file instead: `{INSTALL_FROM_FILE}`"
 
 
 @dataclass(frozen=True)

@@ -28,7 +28,7 @@ import ctranslate2
 import sentencepiece
 from argostranslate import settings as argos_settings
 
-from ..errors import INSTALL_FROM_FILE, PackageError
+from ..errors import PackageError
 from . import archive as archive_file
 from .archive import ArchiveLimits
 from .metadata import MAX_METADATA_BYTES, PackageMetadata, base_code, parse_metadata
@@ -38,8 +38,6 @@ STAGING_PREFIX = ".ingest-staging-"
 TRASH_PREFIX = ".ingest-trash-"
 # Hidden folders older than this were left by a killed install or removal, not a running one.
 STALE_SECONDS = 24 * 3600
-
-OFFLINE_HINT = f"install from a file instead: `{INSTALL_FROM_FILE}`"
 
 PAIR_RE = re.compile(r"^\s*(?P<src>[A-Za-z-]+?)\s*(?:->|_|→)\s*(?P<dst>[A-Za-z-]+)\s*$")
 
