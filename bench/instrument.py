@@ -21,7 +21,7 @@ from typing import Any, Callable, Iterator
 # (stage, module, attribute): what is wrapped. Classes are patched on the class object,
 # so `Run.extract` etc. are timed however the run is driven.
 TARGETS: tuple[tuple[str, str, str], ...] = (
-    ("discover", "ingest.run.runner", "discover"),
+    ("discover", "ingest.run.plan", "discover"),
     ("discover", "ingest.run.runner", "Run.pending"),
     ("read", "ingest.prepare", "read_bytes"),
     ("read", "ingest.prepare", "decode"),

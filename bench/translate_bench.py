@@ -101,7 +101,7 @@ def timed(run: Callable[[], object]) -> tuple[float, float]:
 def measure(texts: list[str], settings: ArgosSettings, rounds: int) -> dict:
     installed = packages.install_from_file(real_size_package())
     engine = ArgosEngine(settings=settings, packages=[installed])
-    model = load_pair_model(installed.path, installed.version, settings)
+    model = load_pair_model(installed.path, installed.version, installed.target_prefix, settings)
     tokens = model.tokenize(texts)
     options = settings.decoding_options()
     _check_fixed_length(model.translator.translate_batch(tokens[:4], **options), settings)

@@ -61,6 +61,10 @@ class CaseRun:
             path.write_bytes(content)
         return path
 
+    def doc_id(self, name: str) -> str:
+        """The doc_id of the file `name` (its path inside the input folder): folder name / path."""
+        return f"{self.inputs.name}/{name}"
+
     def run(self, engine=None, **kwargs):
         from ingest import run_pipeline
         from ingest.translate.engine import UntranslatedEngine
@@ -78,23 +82,25 @@ class CaseRun:
         finally:
             con.close()
 
-    def document(self, doc_id: str) -> dict[str, Any]:
+    def document(self, name: str) -> dict[str, Any]:
+        """The documents row of the file `name` (its path inside the input folder)."""
         from ingest import warehouse
 
         con = warehouse.connect(self.db, read_only=True)
         try:
-            columns, rows = warehouse.query(con, "SELECT * FROM documents WHERE doc_id = ?", [doc_id])
+            columns, rows = warehouse.query(con, "SELECT * FROM documents WHERE doc_id = ?", [self.doc_id(name)])
         finally:
             con.close()
-        assert len(rows) == 1, f"expected one documents row for {doc_id!r}, found {len(rows)}"
+        assert len(rows) == 1, f"expected one documents row for {name!r}, found {len(rows)}"
         return dict(zip(columns, rows[0]))
 
-    def segments(self, doc_id: str) -> list[dict[str, Any]]:
+    def segments(self, name: str) -> list[dict[str, Any]]:
         from ingest import warehouse
 
         con = warehouse.connect(self.db, read_only=True)
         try:
-            columns, rows = warehouse.query(con, "SELECT * FROM segments WHERE doc_id = ? ORDER BY seg_idx", [doc_id])
+            columns, rows = warehouse.query(con, "SELECT * FROM segments WHERE doc_id = ? ORDER BY seg_idx",
+                                            [self.doc_id(name)])
         finally:
             con.close()
         return [dict(zip(columns, row)) for row in rows]
@@ -105,7 +111,7 @@ class CaseRun:
         assert good["status"] == "ok" and good["lang"] == "ja", good
         assert len(self.segments(GOOD)) > 10
         assert self.query("SELECT count(*) FROM runs") == [(1,)]
-        assert GOOD in self.summary.loaded
+        assert self.doc_id(GOOD) in self.summary.loaded
 
 
 @pytest.fixture

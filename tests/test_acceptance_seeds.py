@@ -8,8 +8,13 @@ from seed_fixtures import SEEDS
 from ingest import run_pipeline, warehouse
 
 
+def number(doc_id: str) -> str:
+    """'seeds/000_7df305071c9dd669.txt' -> '000': doc ids are the input folder's name and the file's path."""
+    return doc_id.removeprefix("seeds/")[:3]
+
+
 def test_languages(seeded_con):
-    langs = dict(seeded_con.execute("SELECT substr(doc_id, 1, 3), lang FROM documents").fetchall())
+    langs = dict(seeded_con.execute("SELECT substr(doc_id, length('seeds/') + 1, 3), lang FROM documents").fetchall())
     assert langs == {"000": "ja", "001": "zh", "002": "ja", "003": "ja"}
 
 
@@ -23,14 +28,14 @@ def test_flexattention_maturity_conflict(seeded_con):
     assert len(rows) == 1
     subject, attribute, release, doc_a, doc_b, value_a, value_b, kind, severity = rows[0]
     assert (attribute, release, kind, severity) == ("maturity", "pytorch 2.5", "maturity_conflict", "contradiction")
-    assert (doc_a[:3], value_a, doc_b[:3], value_b) == ("000", "beta", "001", "prototype")
+    assert (number(doc_a), value_a, number(doc_b), value_b) == ("000", "beta", "001", "prototype")
 
 
 def test_intel_gpu_support_maturity_conflict(seeded_con):
     rows = [r for r in _conflicts(seeded_con) if r[0] == "intel-gpu-support" and r[8] == "contradiction"]
     assert len(rows) == 1
     _, attribute, release, doc_a, doc_b, value_a, value_b, _, _ = rows[0]
-    assert (attribute, release, doc_a[:3], doc_b[:3]) == ("maturity", "pytorch 2.5", "000", "001")
+    assert (attribute, release, number(doc_a), number(doc_b)) == ("maturity", "pytorch 2.5", "000", "001")
     assert value_a == "stable"
     assert value_b in ("prototype", "preview")
 
@@ -40,7 +45,7 @@ def test_cudnn_speedup_corroborated_by_000_and_001(seeded_con):
         "SELECT documents, value FROM corroborations WHERE subject = 'cudnn-sdpa-backend' AND attribute = 'speedup'"
     ).fetchall()
     assert rows and rows[0][1] == "75%"
-    assert [d[:3] for d in rows[0][0]] == ["000", "001"]
+    assert [number(d) for d in rows[0][0]] == ["000", "001"]
 
 
 def test_qualifier_difference_is_a_note_not_a_contradiction(seeded_con):
@@ -57,8 +62,8 @@ def test_no_conflict_across_releases_or_unrelated_documents(seeded_con):
     assert contradictions, "the seeds do contradict each other"
     for doc_a, doc_b, release_a, release_b in contradictions:
         assert release_a == release_b == "pytorch 2.5"
-        assert {doc_a[:3], doc_b[:3]} == {"000", "001"}
-    releases = dict(seeded_con.execute("SELECT substr(doc_id, 1, 3), release FROM documents").fetchall())
+        assert {number(doc_a), number(doc_b)} == {"000", "001"}
+    releases = dict(seeded_con.execute("SELECT substr(doc_id, length('seeds/') + 1, 3), release FROM documents").fetchall())
     assert releases == {"000": "pytorch 2.5", "001": "pytorch 2.5", "002": "pytorch-xla 2.6", "003": "pytorch 1.13"}
 
 
@@ -106,4 +111,4 @@ def test_a_feature_and_its_product_meet_the_97_5_percent_is_corroborated(seeded_
     # 000 says TorchInductor, 001 the TorchInductor CPU backend: part and product meet.
     rows = seeded_con.execute("SELECT subject, documents FROM corroborations WHERE value = '97.5%'").fetchall()
     assert rows and rows[0][0] in ("torchinductor", "torchinductor-cpu-backend")
-    assert [d[:3] for d in rows[0][1]] == ["000", "001"]
+    assert [number(d) for d in rows[0][1]] == ["000", "001"]

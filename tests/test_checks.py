@@ -56,7 +56,7 @@ def test_three_sources_name_the_outlier(tmp_path):
     })
     documents, outliers = con.execute(
         "SELECT documents, outliers FROM corroborations WHERE subject = 'flexattention'").fetchone()
-    assert documents == ["a.txt", "b.txt"] and outliers == ["c.txt"]
+    assert documents == ["in/a.txt", "in/b.txt"] and outliers == ["in/c.txt"]
 
 
 def test_a_number_changed_between_two_translations_is_flagged_without_translation(tmp_path):
@@ -78,6 +78,6 @@ def test_unaltered_translations_are_aligned_and_not_flagged(tmp_path):
     run_pipeline([corpus], tmp_path / "w.duckdb", None)
     con = warehouse.connect(tmp_path / "w.duckdb", read_only=True)
     pairs = {tuple(sorted(p)) for p in con.execute("SELECT doc_a, doc_b FROM document_pairs").fetchall()}
-    assert ("004_zh_pytorch-2-4-release-apachecn.md", "005_zh_pytorch-2-4-release-pytorchchina.md") in pairs
+    assert ("corpus/004_zh_pytorch-2-4-release-apachecn.md", "corpus/005_zh_pytorch-2-4-release-pytorchchina.md") in pairs
     assert con.execute("SELECT count(*) FROM aligned_segments").fetchone()[0] > 10
     assert con.execute("SELECT count(*) FROM mismatches").fetchone()[0] == 0

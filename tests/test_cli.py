@@ -56,7 +56,7 @@ def test_exit_status_is_1_when_a_file_failed_unless_failures_are_allowed(tmp_pat
         result = runner.invoke(app, ["run", str(inputs), "--warehouse", str(tmp_path / warehouse_name), "--reports",
                                      str(tmp_path / "r"), "--no-prefect", *extra])
         assert result.exit_code == status, result.output
-        assert "4 loaded" in result.output and "1 failed" in result.output and "failed broken.txt" in result.output
+        assert "4 loaded" in result.output and "1 failed" in result.output and "failed seeds/broken.txt" in result.output
 
 
 def test_usage_errors_exit_2(tmp_path):

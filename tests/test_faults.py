@@ -72,8 +72,8 @@ def test_lock_taken_between_discovery_and_loading_leaves_nothing_half_written(ca
     real_pending = pipeline.Run.pending
     holders = []
 
-    def pending_then_lock(self, sources):
-        todo = real_pending(self, sources)  # reads the warehouse, then lets go of it
+    def pending_then_lock(self):
+        todo = real_pending(self)  # reads the warehouse, then lets go of it
         holders.append(lock_holder(case.db))
         return todo
 

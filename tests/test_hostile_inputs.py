@@ -18,7 +18,7 @@ import pytest
 from hostile_fixtures import GOOD, SEED_ZH
 from seed_fixtures import SEEDS
 from ingest import settings
-from ingest.run import runner
+from ingest.run import plan
 from ingest.clean import clean
 from ingest.translate.argos import ArgosEngine
 from ingest.translate.engine import UntranslatedEngine
@@ -50,12 +50,12 @@ This is an English sentence about the same release of PyTorch.
 """
 
 
-def failed_with(case, doc_id: str, *words: str) -> dict:
-    row = case.document(doc_id)
+def failed_with(case, name: str, *words: str) -> dict:
+    row = case.document(name)
     assert row["status"] == "failed", row
     assert row["error"] and all(w.lower() in row["error"].lower() for w in words), row["error"]
-    assert case.segments(doc_id) == []
-    assert doc_id in case.summary.failed
+    assert case.segments(name) == []
+    assert case.doc_id(name) in case.summary.failed
     return row
 
 
@@ -107,7 +107,7 @@ def test_invalid_utf8_is_kept_with_a_warning(case):
     assert row["status"] == "ok" and row["encoding"] == "utf-8" and row["lang"] == "ja"
     assert row["error"].startswith("warning:") and "invalid UTF-8" in row["error"] and "Re-save" in row["error"]
     assert "\ufffd" in row["text"] and len(case.segments("damaged.txt")) > 10
-    assert "damaged.txt" in case.summary.loaded
+    assert case.doc_id("damaged.txt") in case.summary.loaded
     case.assert_rest_completed()
 
 
@@ -226,6 +226,76 @@ def test_markdown_with_a_5000_row_table(case):
     case.assert_rest_completed()
 
 
+@pytest.mark.parametrize("name, content, items", [
+    ("list_3000_levels_by_indentation.md", "".join("  " * i + f"- 項目{i}\n" for i in range(3000)), 3000),
+    ("list_3000_levels_on_one_line.md", "- " * 3000 + "一番深い項目の本文です。\n", 1),
+    ("blockquote_10000_deep.md", ">" * 10_000 + " 深い引用の中の本文です。\n", 1),
+    ("deep_inside_a_normal_article.md", "# 見出し\n\n前の段落です。\n\n" + "> " * 50 + "深い本文です。\n\n後の段落です。\n", 4),
+])
+def test_markdown_nested_deeper_than_markdown_it_parses_keeps_all_its_text(case, name, content, items):
+    """markdown-it stops at depth 20 and drops the rest silently (a 3,000-level list kept 10
+    items and was `ok`; a 10,000-deep quote failed as "no text left"): every line is kept."""
+    case.add(name, content)
+    started = time.monotonic()
+    case.run()
+    row = case.document(name)
+    assert row["status"] == "ok", row["error"]
+    assert len(row["text"].split("\n\n")) == items
+    assert time.monotonic() - started < 30
+    if items == 3000:
+        assert [s["text"] for s in case.segments(name)][-1] == "項目2999"
+    else:
+        assert "本文です。" in row["text"].split("\n\n")[-1 if items == 1 else 2]
+    case.assert_rest_completed()
+
+
+COSTLY = {
+    "p_x.html": ("<p>x</p>" * 1_900_000, "3,800,000 HTML tags and character references"),                    # 15 MB: 197 s before
+    "img_bracket.md": ("![a" * 333_000, "333,000 Markdown lines, table cells, links"),  # 1 MB: 50-83 s before
+    "bracket.md": ("[" * 1_000_000, "1,000,000 Markdown lines"),                       # 1 MB
+    "wide_table.md": ("|" + "a|" * 660_000 + "\n|" + "-|" * 660_000 + "\n|" + "b|" * 660_000 + "\n",
+                      "1,980,006 Markdown lines"),                                        # 4 MB
+    "one_letter_lines.txt": ("a\n" * 4_000_000, "4,000,000 lines"),                      # 8 MB: ~1 min before
+    "entities.html": ("&amp;" * 3_000_000, "3,000,000 HTML tags and character references"),  # 15 MB: 27 s before
+}
+
+
+@pytest.mark.parametrize("name", sorted(COSTLY))
+def test_costly_markup_fails_in_seconds_before_the_character_limit(case, name):
+    """The work is bounded before it is done: markup counted in milliseconds, not parsed for minutes."""
+    content, reason = COSTLY[name]
+    case.add(name, content)
+    started = time.monotonic()
+    case.run()
+    elapsed = time.monotonic() - started
+    failed_with(case, name, reason, "more than one article holds", "split it")
+    assert elapsed < 15, f"{name} took {elapsed:.0f} s"
+    case.assert_rest_completed()
+
+
+@pytest.mark.parametrize("name, content", [
+    ("brackets.md", "[" * 45_000),            # under the markup limit, ~1.5 s of markdown-it's link parser
+    ("nested.html", "<b><i>" * 20_000 + "本文。"),  # 40,000 tags, under the markup limit: ~0.6 s of parsing
+])
+def test_cleaning_time_budget_stops_a_costly_document(case, monkeypatch, name, content):
+    monkeypatch.setattr(settings, "MAX_CLEAN_SECONDS", 0.05)
+    case.add(name, content)
+    started = time.monotonic()
+    case.run()
+    failed_with(case, name, "cleaning was stopped after 0.05 s", "split it or simplify its markup")
+    assert time.monotonic() - started < 15
+    case.assert_rest_completed()
+
+
+def test_article_with_more_segments_than_the_limit_is_refused(case, monkeypatch):
+    """Each segment is language-detected and extracted on its own; a flood of tiny ones is refused."""
+    monkeypatch.setattr(settings, "MAX_SEGMENTS", 300)
+    case.add("tiny_lines.txt", "テスト。\n" * 500)
+    case.run()
+    failed_with(case, "tiny_lines.txt", "500 segments", "300-segment limit", "split it")
+    case.assert_rest_completed()
+
+
 def test_zero_width_and_bidi_controls_are_removed(case):
     hidden = "\u200b\u200c\u200d\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u2060\ufeff\u061c"
     text = (f"ゼロ幅{hidden}テスト\n\nPy\u200bTorch 2.\u200d5 が\u202eリリース\u202cされ、"
@@ -237,7 +307,7 @@ def test_zero_width_and_bidi_controls_are_removed(case):
     stored = row["text"] + "".join(s["text"] for s in case.segments("invisible.txt"))
     assert not any(char in stored for char in hidden + "\U000e0041\U000e0042")
     assert "PyTorch 2.5 がリリースされ、H100 で最大 75% 高速化された。" in row["text"]
-    labels = {label for label, in case.query("SELECT label FROM entities WHERE doc_id = 'invisible.txt'")}
+    labels = {label for label, in case.query("SELECT label FROM entities WHERE doc_id = ?", [case.doc_id("invisible.txt")])}
     assert {"VERSION", "PERCENT"} <= labels  # the disguised "PyTorch 2.5" and "75%" are found
     case.assert_rest_completed()
 
@@ -290,23 +360,23 @@ def test_same_content_under_two_names(case):
     case.run()
     original, copy = case.document("a/original.txt"), case.document("b/copy.txt")
     assert original["status"] == "ok"
-    assert (copy["status"], copy["duplicate_of"]) == ("duplicate", "a/original.txt")
-    assert "same content as a/original.txt" in copy["error"]
+    assert (copy["status"], copy["duplicate_of"]) == ("duplicate", "in/a/original.txt")
+    assert "same content as in/a/original.txt" in copy["error"]
     assert case.segments("b/copy.txt") == []
-    assert case.summary.duplicates == {"b/copy.txt": "a/original.txt"}
+    assert case.summary.duplicates == {"in/b/copy.txt": "in/a/original.txt"}
     case.assert_rest_completed()
 
 
 def _after_discovery(monkeypatch, action) -> None:
     """Run `action` once discovery has listed the files, before any is read."""
-    real_discover = runner.discover
+    real_discover = plan.discover
 
-    def discover_then_act(paths):
-        found = real_discover(paths)
+    def discover_then_act(paths, **options):
+        found = real_discover(paths, **options)
         action()
         return found
 
-    monkeypatch.setattr(runner, "discover", discover_then_act)
+    monkeypatch.setattr(plan, "discover", discover_then_act)
 
 
 def test_file_deleted_between_discovery_and_reading(case, monkeypatch):
@@ -357,7 +427,7 @@ def test_symlink_loops(case):
     for name in ("self.txt", "ping.md", "pong.md"):
         failed_with(case, name, "cannot read file at discovery", "symbolic links")
     doc_ids = {doc_id for doc_id, in case.query("SELECT doc_id FROM documents")}
-    assert doc_ids == {GOOD, "self.txt", "ping.md", "pong.md"}  # nothing found twice through sub/up
+    assert doc_ids == {case.doc_id(name) for name in (GOOD, "self.txt", "ping.md", "pong.md")}  # nothing twice via sub/up
     case.assert_rest_completed()
 
 

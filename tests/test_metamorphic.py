@@ -49,11 +49,11 @@ class Group:
 
     def ingest(self, texts: dict[str, str]) -> tuple[set[Mismatch], list[dict]]:
         self.runs += 1
-        folder = self.tmp / f"run{self.runs}"
-        folder.mkdir()
+        folder = self.tmp / f"run{self.runs}" / "group"  # one folder name: the doc ids are the same in every run
+        folder.mkdir(parents=True)
         for name, text in texts.items():
             (folder / name).write_text(text, "utf-8")
-        db = folder / "w.duckdb"
+        db = folder.parent / "w.duckdb"
         run_pipeline([folder], db, None, engine=UntranslatedEngine(), stage_cache=False)
         con = warehouse.connect(db, read_only=True)
         try:
@@ -84,7 +84,8 @@ def _candidate(group: Group, accept) -> tuple[str, str]:
     for row in group.agreements:
         if row["kind"] != "number" or row["confidence"] < 0.6:
             continue
-        for doc, text in ((row["doc_b"], row["text_b"]), (row["doc_a"], row["text_a"])):
+        for doc_id, text in ((row["doc_b"], row["text_b"]), (row["doc_a"], row["text_a"])):
+            doc = doc_id.removeprefix("group/")
             if accept(text) and len(_standalone(text).findall(group.texts[doc])) == 1:
                 return doc, text
     pytest.skip("no agreed figure in this group is written once in plain digits")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import stat
 import struct
 import subprocess
@@ -11,6 +12,7 @@ import sys
 import time
 import urllib.request
 import zipfile
+import zlib
 from pathlib import Path
 
 import pytest
@@ -19,9 +21,10 @@ from typer.testing import CliRunner
 
 from ingest.cli.models import models_app
 from ingest.translate import packages
+from ingest.translate.index import NetworkLimits, install_from_index
 from ingest.translate.packages import ArchiveLimits, PackageError
 
-pytest_plugins = ["translate_fixtures"]
+pytest_plugins = ["translate_fixtures", "argos_index_fixtures"]
 
 TOP = "translate-ja_en-1_0"
 METADATA = f"{TOP}/metadata.json"
@@ -244,6 +247,162 @@ def test_a_refused_install_keeps_the_installed_package(ja_installed, tiny_archiv
     assert packages.list_installed() == [ja_installed]
 
 
+# ----------------------------------------------------------------------------- invalid packages never land
+
+
+def renamed(entries: dict[str, bytes], top: str) -> dict[str, bytes]:
+    """The same archive entries under another top-level folder name."""
+    return {top + name[len(name.split("/")[0]):]: data for name, data in entries.items()}
+
+
+def with_metadata(entries: dict[str, bytes], **fields) -> dict[str, bytes]:
+    top = next(iter(entries)).split("/")[0]
+    current = json.loads(entries[f"{top}/metadata.json"])
+    return {**entries, f"{top}/metadata.json": json.dumps({**current, **fields}).encode()}
+
+
+def assert_tool_usable_with(expected: list[packages.InstalledPackage]) -> None:
+    """The installed packages are exactly `expected`, and listing, the engine and the CLI all work."""
+    from ingest.translate import make_engine
+
+    assert packages.list_installed() == expected
+    engine = make_engine()
+    assert sorted((k.package_id, k.version) for k in engine.package_keys()) == sorted((p.package_id, p.version) for p in expected)
+    listed = CliRunner().invoke(models_app, ["list"])
+    assert listed.exit_code == 0 and all(p.pair in listed.output for p in expected), listed.output
+
+
+INVALID_PACKAGES = {
+    # metadata.json with the wrong types, under the installed package's own folder name
+    "wrong_types_languages": lambda ja, zh: with_metadata(ja, languages=5),
+    "wrong_types_source_languages": lambda ja, zh: with_metadata(ja, source_languages="xx"),
+    "wrong_types_links": lambda ja, zh: with_metadata(ja, links=[1, 2]),
+    "wrong_types_version": lambda ja, zh: with_metadata(ja, package_version=1.0),
+    # a zh->en package in a folder named for ja->en
+    "folder_names_another_pair": lambda ja, zh: renamed(zh, TOP),
+    # pairs that are not xx->en
+    "pair_ja_to_ja": lambda ja, zh: with_metadata(renamed(ja, "translate-ja_ja-1_0"), to_code="ja"),
+    "pair_en_to_ja": lambda ja, zh: with_metadata(renamed(ja, "translate-en_ja-1_0"), from_code="en", to_code="ja"),
+    "pair_en_to_en": lambda ja, zh: with_metadata(renamed(ja, "model"), from_code="en"),
+    # json nesting that makes the parser recurse until RecursionError
+    "deeply_nested_metadata": lambda ja, zh: {**ja, METADATA: (
+        b'{"from_code": "ja", "to_code": "en", "package_version": "1.0", "x": ' + b"[" * 100_000
+        + b"]" * 100_000 + b"}")},
+}
+
+
+@pytest.mark.parametrize("case", sorted(INVALID_PACKAGES))
+def test_invalid_package_never_replaces_a_valid_one_and_never_leaves_the_tool_unusable(
+        ja_installed, tiny_archives, tmp_path, case):
+    hostile = INVALID_PACKAGES[case](entries_of(tiny_archives.ja_10), entries_of(tiny_archives.zh_10))
+    path = write_zip(tmp_path / f"{case}.argosmodel", hostile)
+    before = sorted(p.name for p in ja_installed.path.parent.iterdir())
+
+    with pytest.raises(PackageError, match="refusing to install"):
+        packages.install_from_file(path)
+
+    assert sorted(p.name for p in ja_installed.path.parent.iterdir()) == before  # nothing moved, nothing left
+    assert (ja_installed.path / "metadata.json").read_bytes() == entries_of(tiny_archives.ja_10)[METADATA]
+    assert_tool_usable_with([ja_installed])
+
+
+@pytest.mark.parametrize("from_code, to_code", [("ja", "ja"), ("en", "ja"), ("en", "en")])
+def test_only_xx_to_en_packages_with_xx_not_en_are_accepted(argos_dir, tiny_archives, tmp_path, from_code, to_code):
+    entries = with_metadata(renamed(entries_of(tiny_archives.ja_10), "model"), from_code=from_code, to_code=to_code)
+
+    assert_refused(write_zip(tmp_path / "pair.argosmodel", entries), argos_dir,
+                   f"declares {from_code}->{to_code}; only packages that translate another language into English")
+
+
+def test_package_folder_naming_another_pair_is_refused(ja_installed, tiny_archives, tmp_path):
+    path = write_zip(tmp_path / "zh-as-ja.argosmodel", renamed(entries_of(tiny_archives.zh_10), TOP))
+
+    with pytest.raises(PackageError, match=r"folder 'translate-ja_en-1_0' names ja->en but metadata.json declares zh->en"):
+        packages.install_from_file(path)
+    assert_tool_usable_with([ja_installed])
+
+
+def test_package_is_installed_under_a_folder_named_from_its_declared_pair(argos_dir, tiny_archives, tmp_path):
+    path = write_zip(tmp_path / "plain.argosmodel", renamed(entries_of(tiny_archives.zh_10), "model-folder"))
+
+    installed = packages.install_from_file(path)
+
+    assert installed.path == argos_dir / "translate-zh_en-1_0" and installed.pair == "zh->en"
+
+
+def write_padded_zip(path: Path, entries: dict[str, bytes], top: str, members: int, size: int, monkeypatch) -> Path:
+    """`entries` plus `members` entries of `size` zero bytes each, deflated once and the bytes reused
+    (deflating 1,900 MiB takes ~10 s; the archive is the same)."""
+    padding = bytes(size)
+    deflater = zlib.compressobj(6, zlib.DEFLATED, -15)
+    deflated = deflater.compress(padding) + deflater.flush()
+
+    class Reused:
+        def compress(self, data: bytes) -> bytes:
+            return b""
+
+        def flush(self) -> bytes:
+            return deflated
+
+    with zipfile.ZipFile(path, "w", compression=zipfile.ZIP_DEFLATED) as zf:
+        for name, data in entries.items():
+            zf.writestr(name, data)
+        with monkeypatch.context() as patch:
+            patch.setattr(zipfile, "_get_compressor", lambda *args, **kwargs: Reused())
+            for i in range(members):
+                zf.writestr(f"{top}/padding/{i:04d}.bin", padding)
+    return path
+
+
+@pytest.mark.parametrize("members, size, match", [
+    (1900, 1 << 20, "unpack to 1,99.* bytes, more than the 1,073,741,824 byte limit"),  # 1.9 GB
+    (900, 1 << 20, "expands 10..-fold \\(limit 200\\)"),  # at the per-member threshold: checked
+    (900, (1 << 20) - 1, "entries expand [0-9]+-fold together \\(limit 20\\) .* zip bomb"),  # just under: overall ratio
+])
+def test_many_members_at_the_per_member_ratio_limit_are_refused_as_a_bomb(
+        ja_installed, tiny_archives, tmp_path, monkeypatch, members, size, match):
+    """Members of 1 MiB of zeros sit at the per-member ratio check's threshold; together they are
+    a bomb, refused from the central directory before anything is unpacked."""
+    path = write_padded_zip(tmp_path / "many.argosmodel", entries_of(tiny_archives.ja_11), "translate-ja_en-1_1",
+                            members, size, monkeypatch)
+    started = time.monotonic()
+
+    with pytest.raises(PackageError, match=match):
+        packages.install_from_file(path)
+
+    assert time.monotonic() - started < 5
+    assert_tool_usable_with([ja_installed])
+    assert sorted(p.name for p in ja_installed.path.parent.iterdir()) == [TOP]
+
+
+def test_broken_package_on_disk_is_reported_and_skipped_by_list_run_and_remove(ja_installed, tmp_path):
+    """A package folder broken outside our control (copied by hand, damaged, or installed by an
+    older version) is named with its reason and skipped; nothing crashes."""
+    from ingest import run_pipeline
+    from seed_fixtures import SEEDS
+
+    broken = ja_installed.path.parent / "translate-zh_en-1_0"
+    shutil.copytree(ja_installed.path, broken)
+    (broken / "metadata.json").write_text(json.dumps(
+        {"from_code": "zh", "to_code": "en", "package_version": "1.0", "languages": 5}))
+    runner = CliRunner()
+
+    [found] = packages.broken_packages()
+    assert found.path == broken and "'languages' must be a list" in found.reason
+    assert_tool_usable_with([ja_installed])
+    listed = runner.invoke(models_app, ["list"])
+    assert "warning:" in listed.output and "translate-zh_en-1_0" in listed.output and "skipped" in listed.output
+    inputs = tmp_path / "in"
+    inputs.mkdir()
+    shutil.copy(SEEDS / "000_7df305071c9dd669.txt", inputs)
+    summary = run_pipeline([inputs], tmp_path / "w.duckdb", None)  # the default engine: installed packages
+    assert summary.failed == {} and len(summary.loaded) == 1
+    removed = runner.invoke(models_app, ["remove", "translate-zh_en-1_0"])
+    assert removed.exit_code == 0 and "removed broken package" in removed.output
+    assert packages.broken_packages() == [] and packages.list_installed() == [ja_installed]
+    assert runner.invoke(models_app, ["remove", "ja->en"]).exit_code == 0
+
+
 # ----------------------------------------------------------------------------- online index
 
 
@@ -251,7 +410,7 @@ def test_index_install_fails_at_once_when_offline(argos_dir, monkeypatch):
     monkeypatch.setattr(argos_settings, "remote_package_index", "http://127.0.0.1:9/index.json")
 
     with pytest.raises(PackageError, match=r"cannot reach.*ingest models install --from PATH\.argosmodel"):
-        packages.install_from_index(["ja"])
+        install_from_index(["ja"])
 
 
 def test_index_install_gives_up_on_a_hanging_network(argos_dir, monkeypatch):
@@ -259,8 +418,59 @@ def test_index_install_gives_up_on_a_hanging_network(argos_dir, monkeypatch):
     started = time.monotonic()
 
     with pytest.raises(PackageError, match=r"no answer within 0\.3 s.*--from"):
-        packages.install_from_index(["ja"], timeout=0.3)
+        install_from_index(["ja"], NetworkLimits(index_seconds=0.3))
     assert time.monotonic() - started < 2
+
+
+def test_online_install_from_a_local_index_installs_ja_and_zh(argos_dir, tiny_archives, local_index, index_at):
+    """`ingest models install ja zh`: index -> download -> install, end to end over HTTP."""
+    ja, zh = local_index.offer(tiny_archives.ja_11), local_index.offer(tiny_archives.zh_10)
+    index_at(local_index.publish("index-ok.json", [
+        local_index.entry("ja", "en", "1.1", [local_index.url("ok", ja)]),
+        local_index.entry("zh", "en", "1.0", [local_index.url("ok", zh)]),
+        local_index.entry("en", "de", "1.0", [local_index.url("ok", "en_de.argosmodel")]),
+        {"type": "translate", "from_code": 5, "links": "not a list"},  # an entry nobody can use is skipped
+    ]))
+
+    result = CliRunner().invoke(models_app, ["install", "ja", "zh"])
+
+    assert result.exit_code == 0, result.output
+    assert "installed ja->en 1.1" in result.output and "installed zh->en 1.0" in result.output
+    assert [(p.pair, p.version) for p in packages.list_installed()] == [("ja->en", "1.1"), ("zh->en", "1.0")]
+    assert sorted(p.name for p in argos_dir.iterdir()) == ["translate-ja_en-1_1", "translate-zh_en-1_0"]
+
+
+@pytest.mark.parametrize("fault, link, match", [
+    ("404", lambda index, name: index.url("ok", "no-such-package.argosmodel"), "HTTP 404"),
+    ("truncated", lambda index, name: index.url("truncated", name), "truncated: received .* of .* bytes"),
+    ("stalled", lambda index, name: index.url("stall", name), "sent nothing for 1 s \\(stalled\\)"),
+    ("wrong_pair", lambda index, name: index.url("ok", "zh-offered-as-ja.argosmodel"),
+     "fetched as the ja->en package but metadata.json declares zh->en"),
+])
+def test_online_install_failure_leaves_the_installed_packages_as_they_were(
+        ja_installed, tiny_archives, local_index, index_at, fault, link, match):
+    name = local_index.offer(tiny_archives.ja_11)
+    local_index.offer(tiny_archives.zh_10, "zh-offered-as-ja.argosmodel")
+    index_at(local_index.publish(f"index-{fault}.json", [
+        local_index.entry("ja", "en", "1.1", [link(local_index, name)])]))
+    before = sorted(p.name for p in ja_installed.path.parent.iterdir())
+    started = time.monotonic()
+
+    with pytest.raises(PackageError, match=match):
+        install_from_index(["ja"], NetworkLimits(stall_seconds=1, download_seconds=10))
+
+    assert time.monotonic() - started < 8  # a stalled server costs the stall timeout, not forever
+    assert sorted(p.name for p in ja_installed.path.parent.iterdir()) == before
+    assert_tool_usable_with([ja_installed])
+
+
+def test_online_install_of_a_language_the_index_lacks_says_what_it_offers(argos_dir, local_index, index_at):
+    index_at(local_index.publish("index-zh-only.json", [
+        local_index.entry("zh", "en", "1.0", [local_index.url("ok", "zh.argosmodel")])]))
+
+    with pytest.raises(PackageError, match="no package for ko->en; it offers: zh->en"):
+        install_from_index(["ko"])
+    assert list(argos_dir.iterdir()) == []
 
 
 # ----------------------------------------------------------------------------- CLI

@@ -7,6 +7,7 @@ At the end of the session it runs `make stop` and checks the recorded PIDs are g
 
 from __future__ import annotations
 
+import json
 import re
 import subprocess
 import time

@@ -7,14 +7,13 @@ import ast
 import hashlib
 import json
 import re
-import shutil
 from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
-from hostile_fixtures import SEED_JA, snapshot
+from hostile_fixtures import GOOD, snapshot
 from seed_fixtures import ROOT
 from ingest.cli import app
 
@@ -53,14 +52,21 @@ class _Page(HTMLParser):
         (self.style if self._in_style else self.text).append(data)
 
 
+# An independent article that contradicts the hostile one (FlexAttention is beta, not a
+# prototype, in PyTorch 2.5): too short to be taken for a rendering of it, so the contradiction
+# is reported with both sentences as evidence.
+COUNTERPART = "# PyTorch 2.5 のリリース\n\nFlexAttention はベータ版として提供されます。\n"
+
+
 @pytest.fixture
 def hostile_reports(case):
-    shutil.copy(SEED_JA, case.inputs / SEED_JA.name)
+    (case.inputs / GOOD).unlink()  # the Japanese seed renders the same release notes as the hostile article
+    case.add("000_counterpart.md", COUNTERPART)
     case.add(HOSTILE_NAME, HOSTILE_ARTICLE)
     case.run()
     # The payloads reached the report: a title, a file name and a contradiction's evidence.
     evidence = case.query("SELECT evidence_b FROM conflicts WHERE doc_b = ? AND severity = 'contradiction'",
-                          [HOSTILE_NAME])
+                          [case.doc_id(HOSTILE_NAME)])
     assert evidence and SCRIPT in evidence[0][0] and ATTRIBUTE in evidence[0][0]
     return case.reports
 
@@ -121,7 +127,6 @@ def test_markdown_report_injection_through_line_breaks_and_front_matter(case):
     """A file name with a carriage return and a crafted title used to split a table row and render
     `<img src="https:evil.example">`; now every line ending is folded and all punctuation escaped,
     and a literal backslash-pipe stays one."""
-    shutil.copy(SEED_JA, case.inputs / SEED_JA.name)
     title = 'x\\r<img src=\\"https:evil.example\\">\\r| literal \\\\| stays'  # YAML escapes: \r, \", \\
     case.add("a\r| ![x](https:evil.example) |\r.md", f'---\ntitle: "{title}"\n---\nPyTorch 2.5 のリリース。\n')
     case.run()

@@ -20,7 +20,8 @@ from ingest.translate.engine import UntranslatedEngine
 from prefect_fixtures import api_post
 from seed_fixtures import SEEDS, document_row_counts
 
-BROKEN = "001_dff0537ae45131ec.txt"  # the Chinese seed
+BROKEN_FILE = "001_dff0537ae45131ec.txt"  # the Chinese seed ...
+BROKEN = f"seeds/{BROKEN_FILE}"  # ... and its doc_id (input folder / file)
 
 
 @pytest.fixture
@@ -119,7 +120,7 @@ def test_an_edited_document_is_the_only_one_recomputed(calls, seeds_copy, tmp_pa
     db = tmp_path / "w.duckdb"
     _direct(seeds_copy, db)
     _take(calls)
-    edited = seeds_copy / BROKEN
+    edited = seeds_copy / BROKEN_FILE
     edited.write_text(edited.read_text("utf-8") + "\n\n新增一段：性能提升 10%。\n", "utf-8")
     summary = _direct(seeds_copy, db)
     assert _take(calls) == {"prepare": 1, "translate": 1, "extract": 1}

@@ -46,7 +46,7 @@ def test_terminal_output_file_names_with_escape_sequences_are_shown_escaped(tmp_
     result = runner.invoke(app, ["run", str(inputs), "--warehouse", str(tmp_path / "w.duckdb"), "--reports",
                                  str(tmp_path / "r"), "--no-prefect"])
     assert result.exit_code == 1
-    assert "failed bad\\x1b[2J[x]root:x:0.txt" in result.output and "\x1b" not in result.output
+    assert "failed in/bad\\x1b[2J[x]root:x:0.txt" in result.output and "\x1b" not in result.output
 
 
 def test_terminal_output_error_messages_quote_paths_as_text(tmp_path):

@@ -161,7 +161,7 @@ def test_real_tokenizer_package_translates(skeleton_dir, argos_dir, tmp_path, fa
 
     engine = argos.ArgosEngine(settings=fast_settings)
     results = engine.translate("ja", SEGMENTS)
-    model = argos.load_pair_model(installed.path, installed.version, fast_settings)
+    model = argos.load_pair_model(installed.path, installed.version, installed.target_prefix, fast_settings)
 
     assert installed.version == "1.1"  # the published package's metadata is kept
     assert {r.status for r in results} == {TRANSLATED}

@@ -28,7 +28,7 @@ def test_translation_fidelity_and_the_warehouse_cache(tmp_path, ja_installed, fa
     statuses = dict(con.execute("SELECT lang || ':' || translation_status, count(*) FROM segments GROUP BY 1").fetchall())
     assert statuses.get("ja:translated", 0) > 10 and statuses.get("zh:untranslated", 0) > 10
     # random weights drop the numbers: the fidelity check must say so
-    assert con.execute("SELECT count(*) FROM translation_issues WHERE doc_id = ?", [JA_SEED]).fetchone()[0] > 0
+    assert con.execute("SELECT count(*) FROM translation_issues WHERE doc_id = ?", [f"in/{JA_SEED}"]).fetchone()[0] > 0
     distinct_translated = con.execute(
         "SELECT count(DISTINCT text) FROM segments WHERE translation_status = 'translated'").fetchone()[0]
     assert con.execute("SELECT count(*) FROM translation_cache").fetchone()[0] == distinct_translated
@@ -44,4 +44,4 @@ def test_translation_fidelity_and_the_warehouse_cache(tmp_path, ja_installed, fa
     assert sum(calls) - first_run_segments == 1
     con = warehouse.connect(db, read_only=True)
     assert con.execute("SELECT count(*) FROM segments WHERE doc_id = ? AND translation_status = 'cached'",
-                       [JA_SEED]).fetchone()[0] > 10
+                       [f"in/{JA_SEED}"]).fetchone()[0] > 10

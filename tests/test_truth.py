@@ -38,14 +38,14 @@ def test_three_sources_outvote_two_renderings_of_one_article(tmp_path):
     con = _ingest(tmp_path, {**INDEPENDENT, "d.md": RENDERING.format(edit=""), "e.md": RENDERING.format(edit="（校对版）")})
     try:
         groups = con.execute("SELECT doc_id, group_id FROM renderings ORDER BY doc_id").fetchall()
-        assert groups == [("d.md", "d.md"), ("e.md", "d.md")]
+        assert groups == [("in/d.md", "in/d.md"), ("in/e.md", "in/d.md")]
         supported, verdict = con.execute("SELECT supported, verdict FROM claim_verdicts WHERE subject = 'zorbflow' "
                                          "AND attribute = 'maturity'").fetchone()
         assert supported == "beta"
         assert "3 sources (3 documents) say beta" in verdict and "1 source (2 documents) says prototype" in verdict
         trust = dict(con.execute("SELECT source_id, trust FROM sources").fetchall())
-        assert min(trust, key=trust.get) == "d.md"
-        [(n_documents,)] = con.execute("SELECT n_documents FROM sources WHERE source_id = 'd.md'").fetchall()
+        assert min(trust, key=trust.get) == "in/d.md"
+        [(n_documents,)] = con.execute("SELECT n_documents FROM sources WHERE source_id = 'in/d.md'").fetchall()
         assert n_documents == 2
         arbiter = con.execute("SELECT arbiter FROM conflicts WHERE subject = 'zorbflow' AND severity = 'contradiction'"
                               ).fetchall()

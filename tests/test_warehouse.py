@@ -50,9 +50,9 @@ def test_a_changed_document_replaces_its_rows(tmp_path):
     target = inputs / "000_7df305071c9dd669.txt"
     target.write_text(target.read_text("utf-8").split("\n\n")[0] + "\n", "utf-8")
     summary = run_pipeline([inputs], db, None)
-    assert summary.loaded == ["000_7df305071c9dd669.txt"] and len(summary.skipped) == 3
+    assert summary.loaded == ["in/000_7df305071c9dd669.txt"] and len(summary.skipped) == 3
     con = warehouse.connect(db, read_only=True)
-    assert con.execute("SELECT count(*) FROM segments WHERE doc_id = '000_7df305071c9dd669.txt'").fetchone()[0] <= 3
+    assert con.execute("SELECT count(*) FROM segments WHERE doc_id = 'in/000_7df305071c9dd669.txt'").fetchone()[0] <= 3
     assert con.execute("SELECT count(*) FROM (SELECT doc_id, seg_idx FROM segments GROUP BY ALL HAVING count(*) > 1)").fetchone()[0] == 0
 
 

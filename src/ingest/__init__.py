@@ -12,15 +12,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-__all__ = ["IngestError", "RunOptions", "RunSummary", "Status", "run", "run_pipeline"]
+__all__ = ["IngestError", "RunOptions", "RunSummary", "Status", "prune", "run", "run_pipeline"]
 
 _EXPORTS = {"IngestError": "ingest.errors", "RunOptions": "ingest.settings", "Status": "ingest.records",
-            "RunSummary": "ingest.run.runner", "run": "ingest.run.runner", "run_pipeline": "ingest.run.runner"}
+            "RunSummary": "ingest.run.runner", "run": "ingest.run.runner", "run_pipeline": "ingest.run.runner",
+            "prune": "ingest.run.runner"}
 
 if TYPE_CHECKING:
     from .errors import IngestError
     from .records import Status
-    from .run.runner import RunSummary, run, run_pipeline
+    from .run.runner import RunSummary, prune, run, run_pipeline
     from .settings import RunOptions
 
 

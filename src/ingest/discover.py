@@ -1,8 +1,21 @@
-"""Find the source files of a run and give each a stable identity.
+"""Find the source files of a run, keep them inside the input folders, and give each a stable identity.
 
-A document's id is its path relative to the input root it was found under, so a
-file edited in place keeps its id (and its old rows are replaced), while its
-sha256 says whether anything changed.
+**Identity.** A document is a file: its absolute path (input folder resolved, then the path
+inside it). Its id is readable: the input folder's name and the path inside it
+(`seeds/000_….txt`; a file given on its own counts as found in its folder), the same
+whichever other folders a run names. A path the warehouse already holds keeps the id it was
+given (`KnownSources.ids_by_path`), so `ingest run news` and then `ingest run news/sub` or
+`ingest run news other` name one file alike; two different folders with the same name get
+`name~<hash of the folder>` for the one that came second. Its sha256 says whether it
+changed, and whether it is a copy: the same bytes under another name, in this run or held
+`ok` from an earlier one, are a `duplicate` of the first.
+
+**Boundary.** Folder links are never followed (a loop cannot trap the walk), and a file link
+is read only if it resolves, through every link and `..` on the way (`os.path.realpath`),
+to a file inside an input folder: a link to /etc/passwd becomes a `failed` row saying why,
+and nothing of the target is read, not even to hash it (`follow_links` allows such links).
+What is read later is checked against the hash taken here, so a file swapped for a link
+after discovery is refused too (`prepare.read_bytes`).
 """
 
 from __future__ import annotations
@@ -10,11 +23,12 @@ from __future__ import annotations
 import hashlib
 import os
 import stat
+from dataclasses import replace
 from pathlib import Path
-from typing import Iterable, Iterator
+from typing import Iterable, Iterator, Sequence
 
 from .clean import SUPPORTED_SUFFIXES
-from .records import SourceFile
+from .records import KnownSources, SourceFile
 
 
 def file_sha256(path: Path) -> str:
@@ -26,22 +40,12 @@ def file_sha256(path: Path) -> str:
     return digest.hexdigest()
 
 
-def _walk(root: Path) -> Iterator[Path]:
-    """Files under `root`, sorted, following no symlinked directories (a link loop cannot trap us)."""
-    if root.is_file():
-        yield root
-        return
-    for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
+def _walk(folder: Path) -> Iterator[Path]:
+    """Files under `folder`, sorted, following no symlinked directories (a link loop cannot trap us)."""
+    for dirpath, dirnames, filenames in os.walk(folder, followlinks=False):
         dirnames.sort()
         for name in sorted(filenames):
             yield Path(dirpath) / name
-
-
-def _doc_id(root: Path, path: Path, root_count: int) -> str:
-    if root.is_file():
-        return path.name
-    relative = path.relative_to(root).as_posix()
-    return f"{root.name}/{relative}" if root_count > 1 else relative
 
 
 def _displayable(text: str) -> str:
@@ -49,57 +53,123 @@ def _displayable(text: str) -> str:
     return os.fsencode(text).decode("utf-8", "backslashreplace")
 
 
-def _identify(root: Path, path: Path, root_count: int) -> SourceFile:
-    doc_id = _doc_id(root, path, root_count)
+class _Namer:
+    """Readable, stable doc ids: `<folder label>/<path inside the folder>`."""
+
+    def __init__(self, known: KnownSources) -> None:
+        self.known = known
+        self.paths_by_id = {doc_id: path for path, doc_id in known.ids_by_path.items()}
+        self.labels = dict(known.labels_by_root)
+
+    def label(self, folder: str) -> str:
+        """The folder's label: as stored, else its name, else (name taken by another folder) name~hash."""
+        if folder not in self.labels:
+            taken = {label for other, label in self.labels.items() if other != folder}
+            name = Path(folder).name or "root"
+            self.labels[folder] = name if name not in taken else _hashed(name, folder)
+        return self.labels[folder]
+
+    def doc_id(self, folder: str, path: str) -> str:
+        if path in self.known.ids_by_path:
+            return self.known.ids_by_path[path]
+        inside = Path(path).relative_to(folder).as_posix()
+        doc_id = f"{self.label(folder)}/{inside}"
+        if self.paths_by_id.get(doc_id, path) != path:  # an id an older warehouse gave another file
+            doc_id = f"{_hashed(Path(folder).name or 'root', folder)}/{inside}"
+        self.paths_by_id[doc_id] = path
+        return doc_id
+
+
+def _hashed(name: str, folder: str) -> str:
+    return f"{name}~{hashlib.sha256(folder.encode('utf-8', 'surrogateescape')).hexdigest()[:6]}"
+
+
+class _Boundary:
+    """The input folders (and files given alone): where a file link may point (each resolved)."""
+
+    def __init__(self, roots: Sequence[Path]) -> None:
+        self.roots = roots
+
+    def refusal(self, path: Path) -> str | None:
+        """Why `path` may not be read (it resolves outside the inputs), or None."""
+        target = Path(os.path.realpath(path))
+        if target == path or any(target == root or target.is_relative_to(root) for root in self.roots):
+            return None
+        return (f"symbolic link to {_displayable(str(target))}, outside the input folders: refused, so that a "
+                "link cannot pull other files into the warehouse; copy the file into an input folder, or allow "
+                "such links with --follow-links (RunOptions.follow_links)")
+
+
+def _identify(doc_id: str, folder: str, path: Path, refusal: str | None) -> SourceFile:
     fmt = SUPPORTED_SUFFIXES[path.suffix.lower()]
     try:
         doc_id.encode("utf-8")
         str(path).encode("utf-8")
     except UnicodeEncodeError:
-        return SourceFile(_displayable(doc_id), _displayable(str(path)), fmt, None, None,
+        return SourceFile(_displayable(doc_id), _displayable(str(path)), fmt, None, None, root=_displayable(folder),
                           error="file name is not valid UTF-8; rename the file (UTF-8 name) and re-run")
+    if refusal:
+        return SourceFile(doc_id, str(path), fmt, None, None, error=refusal, root=folder)
     try:
         info = path.stat()
         if not stat.S_ISREG(info.st_mode):
             # A FIFO or device named *.txt would block or never end when read.
-            return SourceFile(doc_id, str(path), fmt, None, None,
+            return SourceFile(doc_id, str(path), fmt, None, None, root=folder,
                               error="not a regular file (a FIFO, socket or device); remove it from the input")
-        return SourceFile(doc_id, str(path), fmt, file_sha256(path), info.st_size)
+        return SourceFile(doc_id, str(path), fmt, file_sha256(path), info.st_size, root=folder)
     except OSError as exc:
-        return SourceFile(doc_id, str(path), fmt, None, None,
+        return SourceFile(doc_id, str(path), fmt, None, None, root=folder,
                           error=f"cannot read file at discovery ({exc.strerror or exc}); "
                                 "check that it exists and is readable (a symlink loop or broken link "
                                 "also ends here), then re-run")
 
 
-def discover(paths: Iterable[str | Path]) -> list[SourceFile]:
-    """All supported files under `paths` (recursively), each once, duplicates of content marked."""
+def _files(root: Path) -> tuple[Path, list[Path]]:
+    """(the folder documents are named from, the supported files): a folder and what is under
+    it, or a file given alone and its folder."""
+    if root.is_dir():
+        return root, [p for p in _walk(root) if p.suffix.lower() in SUPPORTED_SUFFIXES]
+    return root.parent, [root] if root.suffix.lower() in SUPPORTED_SUFFIXES else []
+
+
+def discover(paths: Iterable[str | Path], *, follow_links: bool = False, known: KnownSources | None = None,
+             extra: Iterable[tuple[str, str]] = ()) -> list[SourceFile]:
+    """All supported files under `paths` (recursively), each once, copies of content marked.
+
+    `known` is what the warehouse holds (ids, folder labels, ok documents' hashes); `extra`
+    are (folder, path) pairs of single files to look at again besides (see `run.plan`).
+    """
     roots = [Path(p) for p in paths]
     missing = [str(r) for r in roots if not r.exists()]
     if missing:
         raise FileNotFoundError(f"input path(s) not found: {', '.join(missing)}; "
                                 "pass existing files or folders")
-    found: dict[str, SourceFile] = {}
-    for root in roots:
-        for path in _walk(root):
-            if path.suffix.lower() not in SUPPORTED_SUFFIXES:
+    known = known or KnownSources()
+    listed = [_files(Path(os.path.realpath(root))) for root in roots]
+    listed += [(Path(folder), [Path(path)]) for folder, path in extra]
+    boundary = _Boundary([Path(os.path.realpath(root)) for root in roots] + [Path(folder) for folder, _ in extra])
+    namer = _Namer(known)
+    found: dict[str, SourceFile] = {}  # by path: a file under two given folders is found once
+    for folder, files in listed:
+        for path in files:
+            if str(path) in found:
                 continue
-            source = _identify(root, path, len(roots))
-            found.setdefault(source.doc_id, source)
-    return _mark_duplicates(found.values())
+            refusal = None if follow_links else boundary.refusal(path)
+            found[str(path)] = _identify(namer.doc_id(str(folder), str(path)), str(folder), path, refusal)
+    return _mark_duplicates(found.values(), known)
 
 
-def _mark_duplicates(sources: Iterable[SourceFile]) -> list[SourceFile]:
-    """Keep the first file (by doc_id) of each content hash; the others point at it."""
-    first_by_hash: dict[str, str] = {}
+def _mark_duplicates(sources: Iterable[SourceFile], known: KnownSources) -> list[SourceFile]:
+    """Every copy of some bytes points at the first: the `ok` document the warehouse holds with
+    them (unless that very document is here with other bytes now), else the first by doc_id."""
+    ordered = sorted(sources, key=lambda s: s.doc_id)
+    here = {s.doc_id: s.sha256 for s in ordered}
+    first_by_hash = {sha: doc_id for sha, doc_id in known.canonical_by_sha.items() if here.get(doc_id, sha) == sha}
     marked = []
-    for source in sorted(sources, key=lambda s: s.doc_id):
-        if source.sha256 is None:
-            marked.append(source)
-            continue
-        original = first_by_hash.setdefault(source.sha256, source.doc_id)
-        if original != source.doc_id:
-            source = SourceFile(source.doc_id, source.path, source.fmt, source.sha256,
-                                source.size, duplicate_of=original)
+    for source in ordered:
+        if source.sha256 is not None:
+            original = first_by_hash.setdefault(source.sha256, source.doc_id)
+            if original != source.doc_id:
+                source = replace(source, duplicate_of=original)
         marked.append(source)
     return marked

@@ -3,7 +3,7 @@
 What a run looks like in the Prefect UI:
 
     ingest                     the flow: resolves the parameters, owns the run id and the engine
-    ├── plan                   discover the inputs, skip the documents the warehouse holds unchanged
+    ├── plan                   mark gone documents missing, discover the inputs, skip the unchanged ones
     ├── stages <batch>         prepare -> translate -> extract for `batch_size` documents, each stage
     │                          from the stage cache when its inputs are unchanged; rows to Parquet
     │                          (with Dask: inside an `ingest-stages` subflow running on Dask)
@@ -28,7 +28,6 @@ import logging
 import re
 import shutil
 from collections import deque
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -42,14 +41,14 @@ from prefect.tasks import exponential_backoff
 
 from . import outputs, warehouse
 from .deploy import project_root
-from .discover import discover
 from .records import DocumentOutcome, SourceFile, Status
 from .run.batches import StageContext, batches, crash_reason, failed_batch, process_batch
 from .run.faults import is_transient
 from .run.loading import load_staged
 from .run.checks import update_checks
 from .run.report_cache import report_data
-from .run.runner import Progress, Run, RunSummary, unchanged
+from .run.plan import Plan, plan_run
+from .run.runner import Progress, Run, RunSummary
 from .run.staging import StagedBatch, default_staging_dir
 from .settings import DEFAULTS, RunOptions, args_section
 from .warehouse.load import record_run
@@ -67,24 +66,16 @@ def _transient(task: Any, task_run: Any, state: State) -> bool:
 _RETRIES = dict(retry_condition_fn=_transient, retry_jitter_factor=0.5)
 
 
-@dataclass
-class Plan:
-    n_files: int
-    skipped: list[str]
-    todo: list[SourceFile]
-
-
 @task(name="plan", cache_policy=NO_CACHE, persist_result=False, retries=3,
       retry_delay_seconds=exponential_backoff(2), **_RETRIES)
-def plan_task(paths: list[str], warehouse_path: str, fingerprint: str) -> Plan:
-    """Discover the inputs and leave out those the warehouse holds with the same bytes and fingerprint."""
-    sources = discover(paths)
+def plan_task(paths: list[str], warehouse_path: str, fingerprint: str, follow_links: bool = False) -> Plan:
+    """Mark gone documents missing, discover the inputs and leave out those the warehouse holds
+    with the same bytes and fingerprint (`run.plan`)."""
     con = warehouse.connect(warehouse_path)
     try:
-        skip = unchanged(sources, warehouse.stored_fingerprints(con), fingerprint)
+        return plan_run(con, paths, fingerprint, follow_links)
     finally:
         con.close()
-    return Plan(len(sources), sorted(skip), [s for s in sources if s.doc_id not in skip])
 
 
 # No tags on these tasks: a tagged task run asks the server for concurrency slots first, which on the
@@ -260,11 +251,11 @@ def ingest(paths: list[str] | None = None, warehouse_path: str = DEFAULTS.wareho
            reports_dir: str | None = DEFAULTS.reports_dir, batch_size: int = DEFAULTS.batch_size,
            max_concurrency: int = DEFAULTS.max_concurrency, dask: bool = DEFAULTS.dask,
            dask_address: str | None = DEFAULTS.dask_address, dask_workers: int = DEFAULTS.dask_workers,
-           stage_cache: bool = DEFAULTS.stage_cache) -> State:
+           stage_cache: bool = DEFAULTS.stage_cache, follow_links: bool = DEFAULTS.follow_links) -> State:
     options = RunOptions(paths=tuple(paths or DEFAULTS.paths), warehouse_path=warehouse_path, reports_dir=reports_dir,
                          batch_size=batch_size, max_concurrency=max_concurrency, dask=dask,
                          dask_address=dask_address, dask_workers=dask_workers,
-                         stage_cache=stage_cache).resolved(project_root())
+                         stage_cache=stage_cache, follow_links=follow_links).resolved(project_root())
     return _ingest(options)
 
 
@@ -284,8 +275,8 @@ def _ingest(options: RunOptions) -> State:
     run = Run(options)
     staging = default_staging_dir(options.warehouse_path) / run.summary.run_id
     context = run.context(staging)
-    plan = plan_task(list(options.paths), options.warehouse_path, context.fingerprint)
-    run.summary.n_files, run.summary.skipped = plan.n_files, plan.skipped
+    plan = plan_task(list(options.paths), options.warehouse_path, context.fingerprint, options.follow_links)
+    run.summary.planned(plan)
     staged: list[StagedBatch] = []
     outcomes: list[DocumentOutcome] = []
     try:

@@ -51,6 +51,8 @@ def prepare_document(source: SourceFile) -> PreparedDocument:
         return _failed(source, f"cannot read file ({error.strerror or error}); check it exists and is readable")
     try:
         return _prepare_text(source, decoded)
+    except ReadError as error:  # too much markup, or cleaning ran out of time: the reason says so
+        return _failed(source, str(error))
     except Exception as error:  # noqa: BLE001 - one bad document must not stop the run
         return _failed(source, f"internal error while preparing the document ({type(error).__name__}: "
                                f"{str(error)[:200]}); please report it with the file")
@@ -64,11 +66,15 @@ def _prepare_text(source: SourceFile, decoded: Decoded) -> PreparedDocument:
     if len(text) > settings.MAX_TEXT_CHARS:
         return _failed(source, f"article text is {len(text):,} characters after cleaning, over the "
                                f"{settings.MAX_TEXT_CHARS:,}-character limit for one article; split it or remove it")
+    segments = segment(cleaned)
+    if len(segments) > settings.MAX_SEGMENTS:
+        return _failed(source, f"article has {len(segments):,} segments (sentences, list items, table rows), over the "
+                               f"{settings.MAX_SEGMENTS:,}-segment limit for one article; split it or remove it")
     guess = detect_language(text)
     prepared = PreparedDocument(source, Status.OK, error=decoded.warning, encoding=decoded.encoding, lang=guess.lang,
                                 lang_variant=guess.variant, lang_confidence=guess.confidence,
                                 metadata=extract_metadata(cleaned), text=text)
-    for seg in segment(cleaned):
+    for seg in segments:
         seg_lang = detect_language(seg.text, context=guess.lang)
         prepared.segments.append(SegmentRecord(
             source.doc_id, seg.seg_idx, seg.block_idx, seg.kind, seg.section, seg_lang.lang,

@@ -23,6 +23,9 @@ class Status(StrEnum):
     OK = "ok"
     FAILED = "failed"
     DUPLICATE = "duplicate"
+    # The file is gone since the run that loaded it: its rows stay (until `ingest prune`) but
+    # leave every check, which reads `ok` documents only.
+    MISSING = "missing"
 
 
 # Block kinds of a cleaned document; segments keep their block's kind.
@@ -35,7 +38,8 @@ CELL_SEPARATOR = " | "
 
 @dataclass(frozen=True)
 class SourceFile:
-    """One input file as found on disk; `duplicate_of` names the doc_id with the same bytes."""
+    """One input file as found on disk; `duplicate_of` names the doc_id with the same bytes,
+    `root` the input folder it was found under (absolute; a file given alone: its folder)."""
 
     doc_id: str
     path: str
@@ -44,6 +48,22 @@ class SourceFile:
     size: int | None
     duplicate_of: str | None = None
     error: str | None = None
+    root: str | None = None
+
+
+@dataclass(frozen=True)
+class KnownSources:
+    """What the warehouse holds from earlier runs, so that a document keeps its identity.
+
+    `ids_by_path`: absolute path -> doc_id (a file keeps its id whichever root finds it);
+    `labels_by_root`: input folder -> the first part of its documents' ids;
+    `canonical_by_sha`: sha256 -> doc_id of the `ok` document with those bytes (a later
+    copy is its duplicate, even across runs).
+    """
+
+    ids_by_path: dict[str, str] = field(default_factory=dict)
+    labels_by_root: dict[str, str] = field(default_factory=dict)
+    canonical_by_sha: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

@@ -38,6 +38,8 @@ class RunOptions:
     dask_workers: int = field(default=2, metadata=_help("Worker processes of the local Dask cluster."))
     stage_cache: bool = field(default=True, metadata=_help(
         "Read and write the stage cache next to the warehouse (off: recompute every stage)."))
+    follow_links: bool = field(default=False, metadata=_help(
+        "Read file links that point outside the input folders (off: such a link is a failed document)."))
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "paths", tuple(str(p) for p in (self.paths or DEFAULT_INPUTS)))
@@ -80,3 +82,10 @@ def args_section(options: type[RunOptions]) -> str:
 # ~25 KB; a bigger file is a dump or a mistake, and extracting 50 MB would take many minutes.
 MAX_FILE_BYTES = int(os.environ.get("INGEST_MAX_FILE_BYTES", 16 * 1024 * 1024))
 MAX_TEXT_CHARS = int(os.environ.get("INGEST_MAX_TEXT_CHARS", 200_000))
+# What an article may cost to parse and process (ingest.clean.budget): characters that open
+# markup (HTML '<'; Markdown line breaks, table '|', link '[' and '<'; a 200,000-character
+# article has a few thousand), seconds of parsing, and segments (each is language-detected
+# and extracted on its own: ~0.5 ms apiece).
+MAX_MARKUP = int(os.environ.get("INGEST_MAX_MARKUP", 50_000))
+MAX_CLEAN_SECONDS = float(os.environ.get("INGEST_MAX_CLEAN_SECONDS", 10))
+MAX_SEGMENTS = int(os.environ.get("INGEST_MAX_SEGMENTS", 20_000))

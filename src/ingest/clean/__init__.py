@@ -5,7 +5,8 @@ fragments handed to the HTML cleaner (`markdown`), plain text is taken line by l
 (`text`). Every format ends as the same list of `Block`s: headings, paragraphs, list
 items and table rows, each one line of NFKC-normalised text, with web chrome removed
 (`normalize`). The cleaned document text is the blocks joined by blank lines, and block
-offsets point into it. A new format is a module with FORMAT, SUFFIXES and `blocks()`
+offsets point into it. A new format is a module with FORMAT, SUFFIXES, MARKUP (the
+characters its parser builds nodes from, counted before parsing: `budget`) and `blocks()`
 added to `_FORMAT_MODULES`.
 """
 
@@ -15,6 +16,7 @@ from types import ModuleType
 
 from ..records import Cleaned
 from . import html, markdown, text
+from .budget import CleaningBudget, check_markup
 from .normalize import finish, normalize_text, strip_controls
 
 _FORMAT_MODULES: tuple[ModuleType, ...] = (text, markdown, html)
@@ -26,7 +28,13 @@ SUPPORTED_SUFFIXES: dict[str, str] = {suffix: module.FORMAT for module in _FORMA
 __all__ = ["FORMATS", "SUPPORTED_SUFFIXES", "clean", "normalize_text"]
 
 
-def clean(raw: str, fmt: str) -> Cleaned:
-    """Clean a decoded document of format 'text', 'markdown' or 'html' into blocks."""
-    blocks, front_matter = FORMATS[fmt].blocks(strip_controls(raw.lstrip("\ufeff")))
+def clean(raw: str, fmt: str, budget: CleaningBudget | None = None) -> Cleaned:
+    """Clean a decoded document of format 'text', 'markdown' or 'html' into blocks.
+
+    Raises ReadError for a document with more markup than an article has, or whose parsing
+    outlasts the time budget (a fresh `CleaningBudget` unless one is given).
+    """
+    module = FORMATS[fmt]
+    check_markup(raw, module.MARKUP, module.MARKUP_NAME)
+    blocks, front_matter = module.blocks(strip_controls(raw.lstrip("\ufeff")), budget or CleaningBudget())
     return Cleaned(finish(blocks), front_matter)

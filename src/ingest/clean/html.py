@@ -6,13 +6,19 @@ import re
 from typing import Iterator
 
 from bs4 import BeautifulSoup, CData, NavigableString, Tag
+from bs4.builder import HTMLParserTreeBuilder
+from bs4.builder._htmlparser import BeautifulSoupHTMLParser
 from bs4.exceptions import ParserRejectedMarkup
 
 from ..records import HEADING, LIST_ITEM, PARAGRAPH, TABLE_ROW, Block
+from .budget import CleaningBudget
 from .normalize import CELL_MARK, strip_controls
 
 FORMAT = "html"
 SUFFIXES = (".html", ".htm")
+# Every element starts with '<' (~60 µs each to parse), every character reference with '&'.
+MARKUP = ("<", "&")
+MARKUP_NAME = "HTML tags and character references ('<', '&')"
 
 _DROP_TAGS = ["script", "style", "noscript", "iframe", "template", "object", "embed",
               "svg", "canvas", "nav", "footer", "head", "form", "button", "img", "picture",
@@ -105,25 +111,54 @@ def _defuse_unclosed_tags(html: str) -> str:
     return _UNCLOSED_LT.sub("&lt;", html)
 
 
-def _soup(html: str) -> BeautifulSoup:
+# html.parser is fed this many characters at a time, the time budget checked in between
+# (a chunk costs milliseconds; html.parser keeps an unfinished tag for the next chunk).
+_FEED_CHARS = 64 * 1024
+
+
+class _ChunkedParser(BeautifulSoupHTMLParser):
+    budget: CleaningBudget
+
+    def feed(self, data: str) -> None:
+        for start in range(0, len(data), _FEED_CHARS):
+            super().feed(data[start:start + _FEED_CHARS])
+            self.budget.check()
+
+
+class _BudgetedTreeBuilder(HTMLParserTreeBuilder):
+    """beautifulsoup4's html.parser builder, feeding the parser in chunks under a time budget."""
+
+    def __init__(self, budget: CleaningBudget) -> None:
+        super().__init__()
+        self.budget = budget
+
+    def feed(self, markup: str) -> None:
+        def parser(*args, **kwargs) -> _ChunkedParser:
+            made = _ChunkedParser(*args, **kwargs)
+            made.budget = self.budget
+            return made
+        super().feed(markup, _parser_class=parser)
+
+
+def _soup(html: str, budget: CleaningBudget) -> BeautifulSoup:
     try:
-        return BeautifulSoup(html, "html.parser")
+        return BeautifulSoup(html, builder=_BudgetedTreeBuilder(budget))
     except ParserRejectedMarkup:
         pass
     # html.parser gives up on some malformed declarations ('<![0'): make those text, and
     # if it still refuses, every '<' (the page is then read as plain text).
     try:
-        return BeautifulSoup(re.sub(r"<!(?!--)", "&lt;!", html), "html.parser")
+        return BeautifulSoup(re.sub(r"<!(?!--)", "&lt;!", html), builder=_BudgetedTreeBuilder(budget))
     except ParserRejectedMarkup:
-        return BeautifulSoup(html.replace("<", "&lt;"), "html.parser")
+        return BeautifulSoup(html.replace("<", "&lt;"), builder=_BudgetedTreeBuilder(budget))
 
 
-def html_blocks(html: str) -> list[Block]:
+def html_blocks(html: str, budget: CleaningBudget) -> list[Block]:
     """Blocks of an HTML document or fragment; scripts, styles, frames and navigation dropped."""
-    soup = _soup(_defuse_unclosed_tags(strip_controls(html)))
+    soup = _soup(_defuse_unclosed_tags(strip_controls(html)), budget)
     return list(_marked_lines("".join(_flatten(soup))))
 
 
-def blocks(text: str) -> tuple[list[Block], dict]:
+def blocks(text: str, budget: CleaningBudget) -> tuple[list[Block], dict]:
     """The blocks of an HTML document (it has no front matter)."""
-    return html_blocks(text), {}
+    return html_blocks(text, budget), {}

@@ -1,31 +1,124 @@
 """Markdown through markdown-it (HTML fragments inside it through the HTML cleaner), with
-YAML front matter reduced to safe scalars."""
+YAML front matter reduced to safe scalars.
+
+markdown-it stops at nesting depth 20 (its guard against recursion) and silently skips
+whatever is nested deeper, so a 3,000-level list would keep 10 items. Here that raises
+instead, and the document is parsed again with its block quotes and list markers flattened
+(the blocks this cleaner makes do not depend on depth), so no text is lost. A document
+indented deeper than 20 levels can use is flattened before parsing (markdown-it scans
+indentation a character at a time: 9 MB of it take seconds). Every parsing rule checks the
+document's time budget (`budget`).
+"""
 
 from __future__ import annotations
 
 import datetime as dt
 import re
 from functools import lru_cache
-from typing import Iterator
+from typing import Callable, Iterator
 
 import yaml
 from markdown_it import MarkdownIt
+from markdown_it.parser_block import ParserBlock
+from markdown_it.ruler import Ruler
+from markdown_it.rules_block import StateBlock
+from markdown_it.rules_inline import StateInline
+from markdown_it.token import Token
 
+from ..errors import ReadError
 from ..records import HEADING, LIST_ITEM, PARAGRAPH, TABLE_ROW, Block
+from .budget import CleaningBudget
 from .html import html_blocks
 from .normalize import CELL_MARK, INVISIBLE, strip_controls
 
 FORMAT = "markdown"
 SUFFIXES = (".md", ".markdown")
+# markdown-it makes a block of every line, a cell of every '|', tries a link at every '['
+# and a tag at every '<' (~50 µs each), an entity, emphasis, code span or escape at '&', '*',
+# '_', '`', '\\' (5-20 µs each).
+MARKUP = ("\n", "|", "[", "<", "&", "*", "_", "`", "\\")
+MARKUP_NAME = ("Markdown lines, table cells, links, tags, entities, emphasis and escapes "
+               "(line breaks, '|', '[', '<', '&', '*', '_', '`', '\\')")
 
 _FRONT_MATTER = re.compile(r"\A---[ \t]*\n(.*?\n)---[ \t]*(?:\n|\Z)", re.S)
 _FRONT_MATTER_MAX_ITEMS = 100
 _FRONT_MATTER_MAX_CHARS = 2000
 
 
+class NestingTooDeep(ReadError):
+    """Markdown nested deeper than markdown-it parses."""
+
+
+class _GuardedBlockParser(ParserBlock):
+    """markdown-it's block parser, raising where the stock one skips content nested too deep;
+    it is called again for every block quote and list item, and checks the budget each time."""
+
+    def tokenize(self, state: StateBlock, start_line: int, end_line: int) -> None:
+        state.env["budget"].check()
+        limit = state.md.options.maxNesting
+        if state.level >= limit and state.skipEmptyLines(start_line) < end_line:
+            raise NestingTooDeep(f"Markdown nested more than {limit} levels deep (block quotes or lists inside "
+                                 "each other) even with its quotes and lists flattened; flatten the document")
+        super().tokenize(state, start_line, end_line)
+
+
+def _with_budget(ruler: Ruler) -> None:
+    """Make every rule of `ruler` check the document's time budget before it runs."""
+    for rule in list(ruler.__rules__):
+        ruler.at(rule.name, _checked(rule.fn), {"alt": rule.alt})
+
+
+def _checked(fn: Callable[..., bool]) -> Callable[..., bool]:
+    def rule(state: StateBlock | StateInline, *args: int | bool) -> bool:
+        state.env["budget"].check()
+        return fn(state, *args)
+    return rule
+
+
 @lru_cache(maxsize=1)
 def _markdown() -> MarkdownIt:
-    return MarkdownIt("commonmark", {"html": True}).enable("table")
+    md = MarkdownIt("commonmark", {"html": True})
+    md.block = _GuardedBlockParser()
+    md.configure("commonmark", {"html": True}).enable("table")  # the preset's rules on the new parser
+    _with_budget(md.block.ruler)
+    _with_budget(md.inline.ruler)
+    return md
+
+
+# Indentation no document nested at most 20 levels deep needs (a list item's content is
+# indented by at most 14 columns per level: an ordered marker of 9 digits plus spaces).
+_DEEPER_THAN_PARSED = re.compile(r"^[ \t]{280}", re.M)
+# A line's container markers: block quotes ('>') and list bullets or numbers, with their spaces
+# (possessive: 15 MB of indentation must not be backtracked through).
+_CONTAINERS = re.compile(r"^[ \t]*+(?:(?:>|(?:[-+*]|\d{1,9}[.)])(?=[ \t]|$))[ \t]*+)+")
+_LIST_MARKER = re.compile(r"[-+*]|\d[.)]")
+
+
+def _flattened(text: str) -> str:
+    """Every line's block quotes and list markers cut to at most one list marker, and its
+    indentation removed: nothing is nested any more, and every line keeps its text and kind."""
+    lines = []
+    for line in text.split("\n"):
+        match = _CONTAINERS.match(line)
+        if match is None:
+            lines.append(line.lstrip(" \t"))
+        else:
+            rest = line[match.end():]
+            lines.append(f"- {rest}" if _LIST_MARKER.search(match.group(0)) else rest)
+    return "\n".join(lines)
+
+
+def _tokens(text: str, budget: CleaningBudget) -> list[Token]:
+    """markdown-it's tokens of `text`, or of `text` flattened when it is nested deeper than
+    markdown-it parses: deep indentation is seen before parsing, deep markers when the guarded
+    parser raises (at depth 20, so that attempt costs little)."""
+    env = {"budget": budget}
+    if _DEEPER_THAN_PARSED.search(text) is None:
+        try:
+            return _markdown().parse(text, env)
+        except NestingTooDeep:
+            pass
+    return _markdown().parse(_flattened(text), env)
 
 
 def _inline_text(token) -> str:
@@ -46,8 +139,8 @@ def _inline_text(token) -> str:
     return "".join(parts)
 
 
-def _markdown_blocks(text: str) -> Iterator[Block]:
-    tokens = _markdown().parse(text)
+def _markdown_blocks(text: str, budget: CleaningBudget) -> Iterator[Block]:
+    tokens = _tokens(text, budget)
     kind_stack: list[str] = []
     row: list[str] | None = None
     for token in tokens:
@@ -67,7 +160,7 @@ def _markdown_blocks(text: str) -> Iterator[Block]:
         elif token.type == "inline":
             yield Block(kind_stack[-1] if kind_stack else PARAGRAPH, _inline_text(token))
         elif token.type == "html_block":
-            yield from html_blocks(token.content)
+            yield from html_blocks(token.content, budget)
 
 
 def _front_matter_scalar(value: object) -> object:
@@ -112,7 +205,7 @@ def split_front_matter(text: str) -> tuple[dict, str]:
     return (_safe_front_matter(data) if isinstance(data, dict) else {}), text[match.end():]
 
 
-def blocks(text: str) -> tuple[list[Block], dict]:
+def blocks(text: str, budget: CleaningBudget) -> tuple[list[Block], dict]:
     """The blocks and front matter of a Markdown document."""
     front_matter, body = split_front_matter(text)
-    return list(_markdown_blocks(body)), front_matter
+    return list(_markdown_blocks(body, budget)), front_matter

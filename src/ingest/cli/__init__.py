@@ -1,4 +1,4 @@
-"""`ingest`: a thin command line over the library (run, report, sql, export, eval, models)."""
+"""`ingest`: a thin command line over the library (run, prune, report, sql, export, eval, models)."""
 
 from __future__ import annotations
 
@@ -37,6 +37,7 @@ def main(show_version: bool = typer.Option(False, "--version", callback=_print_v
 
 
 app.command("run")(run.run)
+app.command("prune")(run.prune)
 app.command("report")(query.report)
 app.command("sql")(query.sql)
 app.command("export")(query.export)

@@ -10,9 +10,9 @@ from rich.table import Table
 from rich.text import Text
 
 from ..errors import INSTALL_FROM_FILE, PackageError, install_command, install_hint
-from ..translate import packages
-from ..translate.packages import InstalledPackage
-from .consoles import Exit, console, fail, say, visible
+from ..translate import index, packages
+from ..translate.packages import BrokenPackage, InstalledPackage
+from .consoles import Exit, console, fail, say, visible, warn
 
 models_app = typer.Typer(
     help="Manage offline translation packages (Argos Translate, xx->en).",
@@ -37,7 +37,7 @@ def install(
              f"(`{INSTALL_FROM_FILE}`), not both or neither", Exit.USAGE)
     try:
         installed = ([packages.install_from_file(from_file)] if from_file is not None
-                     else packages.install_from_index(langs or []))
+                     else index.install_from_index(langs or []))
     except PackageError as exc:
         fail(str(exc))
     for package in installed:
@@ -46,8 +46,9 @@ def install(
 
 @models_app.command("list")
 def list_packages() -> None:
-    """Show the installed translation packages."""
-    installed = packages.list_installed()
+    """Show the installed translation packages (and any broken package folder, with the reason)."""
+    installed, broken = packages.scan()
+    warn_broken(broken)
     if not installed:
         say(f"no translation packages installed in {packages.package_dir()}; {install_hint('ja')}")
         return
@@ -55,14 +56,23 @@ def list_packages() -> None:
 
 
 @models_app.command("remove")
-def remove(pair: Annotated[str, typer.Argument(help="The pair to uninstall, e.g. ja->en or ja_en.")]) -> None:
-    """Uninstall the package(s) for one language pair."""
+def remove(target: Annotated[str, typer.Argument(
+        help="The pair to uninstall (ja->en or ja_en), or a package folder's name as `models list` shows it.")]
+           ) -> None:
+    """Uninstall the package(s) for one language pair, or one (broken) package folder."""
     try:
-        removed = packages.remove(pair)
+        removed = packages.remove(target)
     except PackageError as exc:
         fail(str(exc))
     for package in removed:
-        say(f"removed {package.pair} {package.version} from {package.path}")
+        what = f"{package.pair} {package.version}" if isinstance(package, InstalledPackage) else "broken package"
+        say(f"removed {what} from {package.path}")
+
+
+def warn_broken(broken: list[BrokenPackage]) -> None:
+    """One warning line per unusable package folder (they are skipped, never fatal)."""
+    for package in broken:
+        warn(package.hint())
 
 
 def _table(installed: list[InstalledPackage]) -> Table:

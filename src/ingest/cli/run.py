@@ -15,9 +15,11 @@ from typing import Iterator, List, Optional
 
 import typer
 
-from ..errors import INSTALL_FROM_FILE, IngestError, WarehouseLockedError, install_command
+from ..errors import INSTALL_FROM_FILE, IngestError, WarehouseLockedError, command, install_command
 from ..settings import DEFAULTS, RunOptions, describe
+from ..translate.packages import broken_packages
 from .consoles import Exit, err, fail, say, warn
+from .models import warn_broken
 
 WAREHOUSE_ENV, REPORTS_ENV = "INGEST_WAREHOUSE", "INGEST_REPORTS"
 
@@ -44,6 +46,7 @@ def run(paths: List[Path] = typer.Argument(None, help=describe("paths"), show_de
         batch_size: int = typer.Option(DEFAULTS.batch_size, "--batch-size", help=describe("batch_size")),
         no_stage_cache: bool = typer.Option(False, "--no-stage-cache",
                                             help="Recompute every stage (the cache next to the warehouse is not read or written)."),
+        follow_links: bool = typer.Option(DEFAULTS.follow_links, "--follow-links", help=describe("follow_links")),
         allow_failures: bool = typer.Option(False, "--allow-failures",
                                             help="Exit 0 even when some files failed (they are still listed).")) -> None:
     """Ingest files or folders into the warehouse and write the consistency report.
@@ -55,7 +58,7 @@ def run(paths: List[Path] = typer.Argument(None, help=describe("paths"), show_de
     options = RunOptions(paths=tuple(str(Path(p).resolve()) for p in (paths or DEFAULTS.paths)),
                          warehouse_path=str(warehouse_path.resolve()), reports_dir=str(reports.resolve()),
                          batch_size=batch_size, dask=dask, dask_address=dask_address, dask_workers=dask_workers,
-                         stage_cache=not no_stage_cache)
+                         stage_cache=not no_stage_cache, follow_links=follow_links)
     missing = [p for p in options.paths if not Path(p).exists()]
     if missing:
         fail(f"input path(s) not found: {', '.join(missing)}", Exit.USAGE)
@@ -77,6 +80,7 @@ def run(paths: List[Path] = typer.Argument(None, help=describe("paths"), show_de
             raise
         fail(str(warehouse.damage_error(options.warehouse_path, error)))
     _print_result(result)
+    warn_broken(broken_packages())
     if result["failed"] and not allow_failures:
         raise typer.Exit(int(Exit.FAILED))
 
@@ -137,10 +141,14 @@ def _run_flow(options: RunOptions, server: str | None, progress) -> dict:
 
 
 def _print_result(result: dict) -> None:
+    missing = result.get("missing") or []
     say(f"{result['files']} files: {result['loaded']} loaded, {result['skipped']} unchanged (skipped), "
-        f"{result['failed']} failed, {result['duplicates']} duplicate")
+        f"{result['failed']} failed, {result['duplicates']} duplicate"
+        + (f", {len(missing)} missing (file gone)" if missing else ""))
     for doc_id, reason in (result.get("errors") or {}).items():
         say(f"  failed {doc_id}: {reason}")
+    for doc_id in missing:
+        say(f"  missing {doc_id}: file gone; its rows leave the checks (`{command('prune')}` removes them)")
     for message in result.get("warnings") or []:
         warn(message)
     for pair in result.get("missing_pairs") or []:
@@ -155,3 +163,20 @@ def _print_result(result: dict) -> None:
         say(f"  stages ran on {len(workers)} Dask worker(s): {', '.join(workers)}")
     for path in result.get("reports") or []:
         say(f"  report: {path}")
+
+
+def prune(warehouse_path: Path = warehouse_option()) -> None:
+    """Remove the rows of documents whose source file is gone (status `missing`)."""
+    from ..run.runner import prune as prune_warehouse
+
+    try:
+        removed = prune_warehouse(warehouse_path)
+    except FileNotFoundError as error:
+        fail(str(error), Exit.USAGE)
+    except WarehouseLockedError as error:
+        fail(str(error), Exit.LOCKED)
+    except IngestError as error:
+        fail(str(error))
+    for doc_id in removed:
+        say(f"removed {doc_id}")
+    say(f"{len(removed)} missing document(s) removed; `{command('report')}` rewrites the report")

@@ -28,7 +28,8 @@ def document_row(prepared: PreparedDocument, run_id: str, fingerprint: str,
     """The document's row of the `documents` table."""
     source, meta = prepared.source, prepared.metadata
     return {
-        "doc_id": source.doc_id, "path": source.path, "format": source.fmt, "sha256": source.sha256,
+        "doc_id": source.doc_id, "path": source.path, "source_root": source.root, "format": source.fmt,
+        "sha256": source.sha256,
         "size_bytes": source.size, "encoding": prepared.encoding, "lang": prepared.lang,
         "lang_variant": prepared.lang_variant, "lang_confidence": prepared.lang_confidence,
         "title": meta.title, "published_at": meta.published_at, "source_url": meta.source_url,

@@ -145,7 +145,8 @@ class _Reader:
 
 def collect(con: duckdb.DuckDBPyConnection, summary_line: str | None = None) -> ReportData:
     """Read everything the report shows from the warehouse; the missing translation pairs are
-    those of the stored segments that wait for a package."""
+    those of the stored segments that wait for a package. Besides the list of documents, only
+    `ok` documents are read: a gone file's rows stay until `ingest prune`."""
     reader = _Reader(con)
     contradictions = _claim_findings(reader) + _rendering_findings(reader)
     contradictions.sort(key=lambda f: (not f.likely, f.subject, f.attribute, f.release or ""))
@@ -153,9 +154,11 @@ def collect(con: duckdb.DuckDBPyConnection, summary_line: str | None = None) -> 
     notes = _notes(reader)
     sources = dicts(con, "SELECT source_id, documents, n_documents, trust, checked, agreeing FROM sources "
                          "ORDER BY trust, source_id")
-    issues = dicts(con, "SELECT * FROM translation_issues ORDER BY doc_id, seg_idx LIMIT 200")
+    issues = dicts(con, "SELECT t.* FROM translation_issues t JOIN documents d USING (doc_id) "
+                        "WHERE d.status = 'ok' ORDER BY t.doc_id, t.seg_idx LIMIT 200")
     missing = sorted({f"{r['lang']}->en" for r in dicts(
-        con, "SELECT DISTINCT lang FROM segments WHERE translation_status = 'untranslated'")})
+        con, "SELECT DISTINCT s.lang FROM segments s JOIN documents d USING (doc_id) "
+             "WHERE d.status = 'ok' AND s.translation_status = 'untranslated'")})
     ok = [d for d in reader.documents if d["status"] == "ok"]
     languages: dict[str, int] = defaultdict(int)
     for document in ok:
@@ -164,13 +167,16 @@ def collect(con: duckdb.DuckDBPyConnection, summary_line: str | None = None) -> 
         documents=len(reader.documents), languages=dict(sorted(languages.items())),
         sources=len(sources) or len(ok), likely=sum(f.likely for f in contradictions),
         possible=sum(not f.likely for f in contradictions), corroborations=len(corroborations), notes=len(notes),
-        fidelity_issues=con.execute("SELECT count(*) FROM translation_issues").fetchone()[0],
+        fidelity_issues=con.execute("SELECT count(*) FROM translation_issues t JOIN documents d USING (doc_id) "
+                                    "WHERE d.status = 'ok'").fetchone()[0],
         failures=sum(d["status"] == "failed" for d in reader.documents))
     return ReportData(
         generated_at=generated_at(), summary=summary, contradictions=contradictions, corroborations=corroborations,
         notes=notes, sources=sources, documents=reader.documents,
-        release_notes=dicts(con, "SELECT doc_id, release_note FROM documents WHERE release_note IS NOT NULL ORDER BY doc_id"),
-        translation=dict(con.execute("SELECT translation_status, count(*) FROM segments GROUP BY 1 ORDER BY 1").fetchall()),
+        release_notes=dicts(con, "SELECT doc_id, release_note FROM documents WHERE release_note IS NOT NULL "
+                                 "AND status = 'ok' ORDER BY doc_id"),
+        translation=dict(con.execute("SELECT s.translation_status, count(*) FROM segments s JOIN documents d "
+                                     "USING (doc_id) WHERE d.status = 'ok' GROUP BY 1 ORDER BY 1").fetchall()),
         translation_issues=issues, missing_pairs=missing, summary_line=summary_line, titles=reader.titles)
 
 

@@ -118,7 +118,7 @@ def _restamped(value: Any, source: SourceFile, context: StageContext) -> Documen
     if not isinstance(rows.document, dict) or rows.document.get("doc_id") != source.doc_id or not all(
             isinstance(table, list) and all(isinstance(row, dict) for row in table) for table in tables):
         return None
-    rows.document = {**rows.document, "path": source.path, "run_id": context.run_id,
+    rows.document = {**rows.document, "path": source.path, "source_root": source.root, "run_id": context.run_id,
                      "pipeline_version": context.fingerprint, "loaded_at": utc_now()}
     return rows
 

@@ -18,10 +18,12 @@ from types import ModuleType
 
 from .. import align, clean, discover, language, lang, metadata, prepare, read, records, segment
 from ..align import compare as align_compare, groups as align_groups, sentences as align_sentences
-from ..clean import html as clean_html, markdown as clean_markdown, normalize as clean_normalize, text as clean_text
+from ..clean import budget as clean_budget, html as clean_html, markdown as clean_markdown, normalize as clean_normalize
+from ..clean import text as clean_text
 from ..extract import (anchors, claims, conditions, document, entities, glossary, mentions, nlp, notation, numbers,
                        releases, rules, subjects)
 from ..translate import TranslationEngine, argos, engine, fidelity
+from ..translate import metadata as translate_metadata
 from ..translate import segments as translate_segments
 
 STAGES = ("prepare", "translate", "extract")
@@ -31,9 +33,9 @@ STAGE_VERSIONS = {"prepare": "1", "translate": "1", "extract": "1"}
 PIPELINE_VERSION = "1"
 
 STAGE_MODULES: dict[str, tuple[ModuleType, ...]] = {
-    "prepare": (records, read, clean, clean_normalize, clean_text, clean_html, clean_markdown, metadata,
+    "prepare": (records, read, clean, clean_budget, clean_normalize, clean_text, clean_html, clean_markdown, metadata,
                 language, segment, prepare, lang),
-    "translate": (engine, argos, translate_segments),
+    "translate": (engine, argos, translate_metadata, translate_segments),
     "extract": (rules, entities, numbers, notation, mentions, subjects, conditions, releases, nlp, anchors, glossary,
                 claims, document, fidelity, lang),
 }
@@ -47,11 +49,10 @@ CHECK_RUNNERS = ("ingest.run.checks", "ingest.run.renderings", "ingest.run.truth
 # what a stage outputs for a document.
 OUTPUT_NEUTRAL = {"ingest", discover.__name__} | {f"ingest.{name}" for name in (
     "__main__", "errors", "settings", "deploy", "flow", "prefect_server", "evaluate", "evaluate.claims",
-    "evaluate.renderings",
-    "translate", "translate.cache", "translate.packages", "translate.archive", "extract",
+    "evaluate.renderings", "translate", "translate.cache", "translate.packages", "translate.archive", "translate.index", "extract",
     "warehouse", "warehouse.load", "warehouse.rows", "warehouse.export",
     "run", "run.identity", "run.cache", "run.batches", "run.staging", "run.loading", "run.runner", "run.faults",
-    "run.report_cache", "outputs", "outputs.data", "outputs.markdown", "outputs.html", "outputs.files",
+    "run.plan", "run.report_cache", "outputs", "outputs.data", "outputs.markdown", "outputs.html", "outputs.files",
     "cli", "cli.consoles", "cli.formats", "cli.run", "cli.query", "cli.models", "cli.evaluate")}
 
 

@@ -13,7 +13,6 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Sequence
 
 from .. import warehouse
-from ..discover import discover
 from ..outputs import check_reports_dir
 from ..records import DocumentOutcome, SourceFile, Status, utc_now
 from ..settings import RunOptions
@@ -25,6 +24,7 @@ from .cache import usable_cache_dir
 from .identity import STAGES, run_fingerprint
 from .loading import load_staged
 from .checks import update_checks
+from .plan import Plan, plan_run, prune_missing
 from .report_cache import write_reports
 from .staging import StagedBatch
 
@@ -39,6 +39,7 @@ class RunSummary:
     skipped: list[str] = field(default_factory=list)
     failed: dict[str, str] = field(default_factory=dict)
     duplicates: dict[str, str] = field(default_factory=dict)
+    missing: list[str] = field(default_factory=list)  # documents whose file this run found gone
     missing_pairs: list[str] = field(default_factory=list)
     report_paths: list[str] = field(default_factory=list)
     work: dict[str, int] = field(default_factory=dict)  # stage -> documents computed this run
@@ -58,25 +59,22 @@ class RunSummary:
         """The run's outcome as plain data (what the flow returns and the CLI prints)."""
         return {"run_id": self.run_id, "files": self.n_files, "loaded": len(self.loaded),
                 "skipped": len(self.skipped), "failed": len(self.failed), "duplicates": len(self.duplicates),
-                "missing_pairs": self.missing_pairs, "reports": self.report_paths, "errors": self.failed,
-                "work": self.work, "cached": self.cached, "warnings": self.warnings, **extra}
+                "missing": self.missing, "missing_pairs": self.missing_pairs, "reports": self.report_paths,
+                "errors": self.failed, "work": self.work, "cached": self.cached, "warnings": self.warnings, **extra}
 
     def line(self) -> str:
         return (f"{self.n_files} files: {len(self.loaded)} loaded, {len(self.skipped)} unchanged (skipped), "
-                f"{len(self.failed)} failed, {len(self.duplicates)} duplicate")
+                f"{len(self.failed)} failed, {len(self.duplicates)} duplicate"
+                + (f", {len(self.missing)} missing (file gone)" if self.missing else ""))
+
+    def planned(self, plan: Plan) -> None:
+        """Take what the plan found: the files, the unchanged ones, the gone ones."""
+        self.n_files, self.skipped, self.missing = plan.n_files, plan.skipped, plan.missing
 
     def stages_line(self) -> str:
         """How many documents each stage computed and how many it read from the stage cache."""
         return "stages: " + ", ".join(f"{stage} {self.work.get(stage, 0)} computed / {self.cached.get(stage, 0)} cached"
                                       for stage in STAGES)
-
-
-def unchanged(sources: Iterable[SourceFile], stored: dict[str, tuple[str, str, str]],
-              fingerprint: str) -> set[str]:
-    """doc_ids whose bytes and pipeline fingerprint match what the warehouse holds."""
-    return {s.doc_id for s in sources
-            if s.sha256 and stored.get(s.doc_id, (None, None, None))[:2] == (s.sha256, fingerprint)
-            and not s.duplicate_of}
 
 
 def new_run_id() -> str:
@@ -105,19 +103,19 @@ class Run:
         return make_context(self.summary.run_id, self.engine, self.cache_dir, staging_dir,
                             self.options.warehouse_path)
 
-    def pending(self, sources: Sequence[SourceFile]) -> list[SourceFile]:
-        """The sources that need work; unchanged ones are counted as skipped. Reads the
-        warehouse's cached translations for this run's engine (once, by the single writer)."""
-        self.summary.n_files = len(sources)
+    def pending(self) -> list[SourceFile]:
+        """Plan the run (`plan.plan_run`): the sources that need work; unchanged ones are counted
+        as skipped, gone ones marked missing. Reads the warehouse's cached translations for this
+        run's engine (once, by the single writer)."""
         con = warehouse.connect(self.options.warehouse_path)
         try:
-            skip = unchanged(sources, warehouse.stored_fingerprints(con), self.fingerprint)
+            plan = plan_run(con, self.options.paths, self.fingerprint, self.options.follow_links)
             if self.engine.package_keys():
                 self.engine = CachedEngine(self.engine, snapshot(con, self.engine.package_keys()))
         finally:
             con.close()
-        self.summary.skipped = sorted(skip)
-        return [s for s in sources if s.doc_id not in skip]
+        self.summary.planned(plan)
+        return plan.todo
 
     def stage(self, sources: Sequence[SourceFile], progress: Progress | None = None) -> list[StagedBatch]:
         """Run prepare, translate and extract over `sources` in batches, in this process."""
@@ -158,7 +156,7 @@ class Run:
             "inputs": ", ".join(self.options.paths), "pipeline_version": self.fingerprint,
             "engine": self.engine.name, "missing_pairs": ", ".join(summary.missing_pairs),
             "n_files": summary.n_files, "n_loaded": len(summary.loaded), "n_skipped": len(summary.skipped),
-            "n_failed": len(summary.failed), "n_duplicate": len(summary.duplicates),
+            "n_failed": len(summary.failed), "n_duplicate": len(summary.duplicates), "n_missing": len(summary.missing),
             "status": "completed" if not summary.failed else "completed_with_failures",
         }
 
@@ -178,7 +176,7 @@ class Run:
 
 def run_pipeline(paths: Sequence[str | Path], warehouse_path: str | Path, reports_dir: str | Path | None,
                  engine: TranslationEngine | None = None, progress: Progress | None = None,
-                 batch_size: int | None = None, stage_cache: bool = True) -> RunSummary:
+                 batch_size: int | None = None, stage_cache: bool = True, follow_links: bool = False) -> RunSummary:
     """Ingest `paths` into the warehouse and write the report, without Prefect.
 
     Unchanged documents are skipped; the others go through the stages in batches (each
@@ -187,13 +185,26 @@ def run_pipeline(paths: Sequence[str | Path], warehouse_path: str | Path, report
     """
     options = RunOptions(paths=tuple(str(p) for p in paths), warehouse_path=str(warehouse_path),
                          reports_dir=str(reports_dir) if reports_dir is not None else None,
-                         batch_size=batch_size or RunOptions().batch_size, stage_cache=stage_cache)
+                         batch_size=batch_size or RunOptions().batch_size, stage_cache=stage_cache,
+                         follow_links=follow_links)
     return run(options, engine, progress)
 
 
 def run(options: RunOptions, engine: TranslationEngine | None = None, progress: Progress | None = None) -> RunSummary:
     """A run of `options` in this process (see `run_pipeline`)."""
     current = Run(options, engine)
-    todo = current.pending(discover(options.paths))
+    todo = current.pending()
     current.load_staged(current.stage(todo, progress), progress)
     return current.finish()
+
+
+def prune(warehouse_path: str | Path) -> list[str]:
+    """Remove the rows of every document whose source file is gone (`missing`, or found gone now)
+    from the warehouse, and bring the cross-document checks up to date; returns their doc_ids."""
+    if not Path(warehouse_path).exists():
+        raise FileNotFoundError(f"no warehouse at {warehouse_path}; nothing to prune (check --warehouse)")
+    con = warehouse.connect(warehouse_path)
+    try:
+        return prune_missing(con)
+    finally:
+        con.close()

@@ -17,7 +17,8 @@ __all__ = ["make_engine"]
 
 def make_engine(cache: TranslationCache | None = None, settings: ArgosSettings | None = None) -> TranslationEngine:
     """The engine of this machine: the installed `xx->en` Argos packages if there are any, else
-    the engine that records why nothing is translated; behind `cache` when one is given."""
+    the engine that records why nothing is translated; behind `cache` when one is given.
+    Broken package folders are skipped (`ingest models list` names them)."""
     engine: TranslationEngine = UntranslatedEngine()
     try:
         from .argos import ArgosEngine

@@ -1,14 +1,14 @@
 """Validating and unpacking a `.argosmodel` archive before anything of it is installed.
 
 Checked before extraction: member count, names (no absolute paths, `..`, backslashes),
-types (no links or devices), declared sizes and compression ratios, one visible top
-folder, the package layout and its metadata. Extraction streams every file and counts
-the real bytes, because headers may lie.
+types (no links or devices), declared sizes and compression ratios (per member and over the
+whole archive), one visible top folder, the package layout, its metadata (`metadata`) and
+that the folder's name, if it names a pair, names the declared one. Extraction streams every
+file and counts the real bytes, because headers may lie.
 """
 
 from __future__ import annotations
 
-import json
 import re
 import stat
 import zipfile
@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from ..errors import PackageError
+from .metadata import MAX_METADATA_BYTES, PackageMetadata, base_code, folder_pair, parse_metadata
 
 VOCABULARY_FILES = (
     ("shared_vocabulary.txt",),
@@ -24,8 +25,6 @@ VOCABULARY_FILES = (
     ("source_vocabulary.txt", "target_vocabulary.txt"),
     ("source_vocabulary.json", "target_vocabulary.json"),
 )
-LANGUAGE_CODE_RE = re.compile(r"^[a-z]{2,3}(?:[_-][A-Za-z0-9]{2,8})?$")
-MAX_METADATA_BYTES = 1 << 20
 RATIO_CHECK_MIN_BYTES = 1 << 20
 COPY_CHUNK_BYTES = 1 << 20
 
@@ -34,9 +33,13 @@ COPY_CHUNK_BYTES = 1 << 20
 class ArchiveLimits:
     """Bounds an archive must respect before and while it is extracted."""
 
-    max_total_bytes: int = 2 << 30
+    # Published packages unpack to 100-300 MB.
+    max_total_bytes: int = 1 << 30
     # Real packages compress a few-fold at most (vocabularies); zip bombs reach 1000:1.
     max_ratio: float = 200.0
+    # Over the whole archive a real package compresses less than 2:1 (the int8 weights hardly
+    # compress): many members each just under the per-member limit still add up to a bomb.
+    max_total_ratio: float = 20.0
     max_members: int = 10_000
 
 
@@ -46,6 +49,7 @@ class Manifest:
 
     top: str
     files: tuple[zipfile.ZipInfo, ...]
+    metadata: PackageMetadata
 
 
 def open_zip(path: Path) -> zipfile.ZipFile:
@@ -71,8 +75,9 @@ def validate(archive: zipfile.ZipFile, limits: ArchiveLimits) -> Manifest:
     files = tuple(m for m in members if not m.is_dir())
     names = {PurePosixPath(m.filename).relative_to(top).as_posix() for m in files}
     _check_layout(names, top)
-    _check_metadata(archive, f"{top}/metadata.json")
-    return Manifest(top=top, files=files)
+    metadata = _read_metadata(archive, f"{top}/metadata.json")
+    _check_folder_name(top, metadata)
+    return Manifest(top=top, files=files, metadata=metadata)
 
 
 def refuse(archive_problem: str) -> PackageError:
@@ -121,11 +126,17 @@ def _check_sizes(members: Sequence[zipfile.ZipInfo], limits: ArchiveLimits) -> N
     for info in members:
         ratio = info.file_size / max(info.compress_size, 1)
         # Small files may legitimately compress very well; only large ones can bomb.
-        if info.file_size > RATIO_CHECK_MIN_BYTES and ratio > limits.max_ratio:
+        if info.file_size >= RATIO_CHECK_MIN_BYTES and ratio > limits.max_ratio:
             raise refuse(
                 f"entry {info.filename!r} expands {ratio:.0f}-fold (limit "
                 f"{limits.max_ratio:.0f}), the signature of a zip bomb"
             )
+    total_ratio = total / max(sum(m.compress_size for m in members), 1)
+    if total >= RATIO_CHECK_MIN_BYTES and total_ratio > limits.max_total_ratio:
+        raise refuse(
+            f"its {len(members):,} entries expand {total_ratio:.0f}-fold together (limit "
+            f"{limits.max_total_ratio:.0f}) to {total:,} bytes, the signature of a zip bomb"
+        )
 
 
 def _single_top_folder(members: Sequence[zipfile.ZipInfo]) -> str:
@@ -153,28 +164,28 @@ def _check_layout(names: set[str], top: str) -> None:
         raise refuse(f"{top}/model/ is missing its vocabulary (e.g. shared_vocabulary.txt)")
 
 
-def _check_metadata(archive: zipfile.ZipFile, name: str) -> None:
+def _read_metadata(archive: zipfile.ZipFile, name: str) -> PackageMetadata:
     info = archive.getinfo(name)
     if info.file_size > MAX_METADATA_BYTES:
         raise refuse(f"{name} is {info.file_size:,} bytes, far too large for metadata")
     try:
         with archive.open(info) as handle:
-            metadata = json.loads(handle.read(MAX_METADATA_BYTES + 1).decode("utf-8"))
+            raw = handle.read(MAX_METADATA_BYTES + 1)
     except (zipfile.BadZipFile, OSError, EOFError) as exc:
         raise refuse(f"{name} cannot be read ({exc})") from exc
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise refuse(f"{name} is not valid UTF-8 JSON ({exc})") from exc
-    if not isinstance(metadata, dict):
-        raise refuse(f"{name} is not a JSON object")
-    for key in ("from_code", "to_code"):
-        value = metadata.get(key)
-        if not isinstance(value, str) or not LANGUAGE_CODE_RE.match(value):
-            raise refuse(f"{name} has no valid {key!r} (got {value!r})")
-    version = metadata.get("package_version")
-    if not isinstance(version, str) or not version.strip():
-        raise refuse(f"{name} has no 'package_version'")
-    if metadata.get("type", "translate") != "translate":
-        raise refuse(f"{name} declares type {metadata.get('type')!r}, not a translation package")
+    try:
+        return parse_metadata(raw, name)
+    except PackageError as exc:
+        raise refuse(str(exc)) from exc
+
+
+def _check_folder_name(top: str, metadata: PackageMetadata) -> None:
+    """A folder named for one pair holding another pair's package is refused: argostranslate
+    installs under the archive's folder name, so it would replace the other pair's package."""
+    named = folder_pair(top)
+    if named is not None and named != (base_code(metadata.from_code), base_code(metadata.to_code)):
+        raise refuse(f"its folder {top!r} names {named[0]}->{named[1]} but metadata.json declares "
+                     f"{metadata.pair}")
 
 
 def extract(

@@ -23,7 +23,6 @@ from pathlib import Path
 import ctranslate2
 import packaging.version
 import sentencepiece
-from argostranslate import package as argos_package
 
 from .cache import PackageKey, engine_label
 from .engine import NOT_NEEDED, TARGET_LANGUAGE, TRANSLATED, Translation, UntranslatedEngine, needs_translation
@@ -65,13 +64,13 @@ class ArgosSettings:
 class PairModel:
     """One package's tokenizer and CTranslate2 translator, loaded once per process."""
 
-    def __init__(self, package_path: Path, settings: ArgosSettings) -> None:
+    def __init__(self, package_path: Path, target_prefix: str, settings: ArgosSettings) -> None:
         self.settings = settings
         self.tokenizer = sentencepiece.SentencePieceProcessor(
             model_file=str(package_path / "sentencepiece.model")
         )
         self.translator = open_translator(package_path / "model", settings)
-        self.target_prefix = argos_package.Package(package_path).target_prefix
+        self.target_prefix = target_prefix
 
     def tokenize(self, texts: Sequence[str]) -> list[list[str]]:
         return self.tokenizer.encode(list(texts), out_type=str)
@@ -119,9 +118,9 @@ def open_translator(model_dir: Path, settings: ArgosSettings) -> ctranslate2.Tra
 
 
 @functools.cache
-def load_pair_model(package_path: Path, version: str, settings: ArgosSettings) -> PairModel:
+def load_pair_model(package_path: Path, version: str, target_prefix: str, settings: ArgosSettings) -> PairModel:
     """Load a package once per process; a new version or new settings load it afresh."""
-    return PairModel(package_path, settings)
+    return PairModel(package_path, target_prefix, settings)
 
 
 class ArgosEngine:
@@ -170,7 +169,7 @@ class ArgosEngine:
                 for text in texts]
 
     def _model(self, package: InstalledPackage) -> PairModel:
-        return load_pair_model(package.path, package.version, self.settings)
+        return load_pair_model(package.path, package.version, package.target_prefix, self.settings)
 
 
 def base_language(lang: str) -> str:

@@ -7,8 +7,11 @@ else `~/.local/share/argos-translate/packages`. Set the variable before the firs
 
 Installing does not use `argostranslate.package.install_from_path`, which extracts any zip
 as is: archives are checked first (`archive`: layout, metadata, paths, sizes), extracted into a hidden
-staging folder inside the package directory and renamed into place, so a refused or failed
-install leaves nothing behind and a half-extracted package is never visible.
+staging folder inside the package directory, checked again there and renamed into place under a
+folder named from the declared pair and version, so a refused or failed install leaves nothing
+behind, a half-extracted package is never visible and no package can replace another pair's.
+A package folder that is broken anyway (copied by hand, damaged) is reported and skipped by
+`scan`, never a crash. Installing from the online index is in `index`.
 """
 
 from __future__ import annotations
@@ -17,30 +20,24 @@ import os
 import re
 import shutil
 import tempfile
-import threading
 import time
-import urllib.request
-from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 import ctranslate2
 import sentencepiece
-from argostranslate import package as argos_package
 from argostranslate import settings as argos_settings
 
-from ..errors import INSTALL_FROM_FILE, PackageError, command
+from ..errors import PackageError, command
 from . import archive as archive_file
 from .archive import ArchiveLimits
+from .metadata import MAX_METADATA_BYTES, PackageMetadata, base_code, parse_metadata
 
 # Hidden names so that neither we nor a human mistake them for packages.
 STAGING_PREFIX = ".ingest-staging-"
 TRASH_PREFIX = ".ingest-trash-"
 # Hidden folders older than this were left by a killed install or removal, not a running one.
 STALE_SECONDS = 24 * 3600
-
-INDEX_TIMEOUT_SECONDS = 5.0
-OFFLINE_HINT = f"install from a file instead: `{INSTALL_FROM_FILE}`"
 
 PAIR_RE = re.compile(r"^\s*(?P<src>[A-Za-z-]+?)\s*(?:->|_|→)\s*(?P<dst>[A-Za-z-]+)\s*$")
 
@@ -54,6 +51,7 @@ class InstalledPackage:
     version: str
     path: Path
     size_bytes: int
+    target_prefix: str = ""
 
     @property
     def pair(self) -> str:
@@ -80,21 +78,47 @@ def _search_dirs() -> list[Path]:
 # ----------------------------------------------------------------------------- listing
 
 
+@dataclass(frozen=True)
+class BrokenPackage:
+    """A folder in the package directory that looks like a package but cannot be used."""
+
+    path: Path
+    reason: str
+
+    def hint(self) -> str:
+        return (f"{self.path} is not a usable package ({self.reason}); it is skipped. Remove it with "
+                f"`ingest models remove {self.path.name}` and install the package again")
+
+
+def scan() -> tuple[list[InstalledPackage], list[BrokenPackage]]:
+    """Every usable package (sorted by pair, then version) and every broken one, with its reason."""
+    usable: list[InstalledPackage] = []
+    broken: list[BrokenPackage] = []
+    for directory in _package_folders():
+        try:
+            usable.append(describe(directory))
+        except PackageError as exc:
+            broken.append(BrokenPackage(directory, str(exc)))
+    return sorted(usable, key=lambda p: (p.pair, p.version)), broken
+
+
 def list_installed() -> list[InstalledPackage]:
-    """Every installed translation package, sorted by pair then version."""
-    found = [
-        _describe(directory)
-        for root in _search_dirs()
-        if root.is_dir()
-        for directory in sorted(root.iterdir())
-        if _looks_like_package(directory)
-    ]
-    return sorted((p for p in found if p is not None), key=lambda p: (p.pair, p.version))
+    """Every usable installed translation package, sorted by pair then version; broken ones are skipped."""
+    return scan()[0]
+
+
+def broken_packages() -> list[BrokenPackage]:
+    """The package folders that cannot be used, each with the reason."""
+    return scan()[1]
+
+
+def _package_folders() -> list[Path]:
+    return [directory for root in _search_dirs() if root.is_dir()
+            for directory in sorted(root.iterdir()) if _looks_like_package(directory)]
 
 
 def _looks_like_package(directory: Path) -> bool:
-    # Hidden folders are our staging/trash areas; folders without metadata are not
-    # packages (argostranslate's own listing crashes on them, so we do not use it).
+    # Hidden folders are our staging/trash areas; folders without metadata are not packages.
     return (
         directory.is_dir()
         and not directory.name.startswith(".")
@@ -102,19 +126,24 @@ def _looks_like_package(directory: Path) -> bool:
     )
 
 
-def _describe(directory: Path) -> InstalledPackage | None:
+def describe(directory: Path) -> InstalledPackage:
+    """The package in `directory`, from its checked metadata and layout; PackageError if unusable."""
     try:
-        pkg = argos_package.Package(directory)
-    except (OSError, ValueError, AttributeError):  # unreadable or non-object metadata.json
-        return None
-    if pkg.type != "translate" or not pkg.from_code or not pkg.to_code:
-        return None
+        with open(directory / "metadata.json", "rb") as handle:
+            raw = handle.read(MAX_METADATA_BYTES + 1)
+    except OSError as exc:
+        raise PackageError(f"metadata.json cannot be read ({exc.strerror or exc})") from exc
+    metadata = parse_metadata(raw, "metadata.json")
+    for required in ("model/model.bin", "sentencepiece.model"):
+        if not (directory / required).is_file():
+            raise PackageError(f"{required} is missing")
     return InstalledPackage(
-        from_code=pkg.from_code,
-        to_code=pkg.to_code,
-        version=pkg.package_version or "",
+        from_code=metadata.from_code,
+        to_code=metadata.to_code,
+        version=metadata.version,
         path=directory,
         size_bytes=_size_on_disk(directory),
+        target_prefix=metadata.target_prefix,
     )
 
 
@@ -136,19 +165,34 @@ def parse_pair(pair: str) -> tuple[str, str]:
 # ----------------------------------------------------------------------------- removing
 
 
-def remove(pair: str) -> list[InstalledPackage]:
-    """Uninstall every installed package for `pair`; returns what was removed."""
-    from_code, to_code = parse_pair(pair)
-    doomed = [p for p in list_installed() if (p.from_code, p.to_code) == (from_code, to_code)]
+def remove(target: str) -> list[InstalledPackage | BrokenPackage]:
+    """Uninstall every installed package for a pair (`ja->en`), or one package folder by name
+    (what `ingest models list` shows for a broken package); returns what was removed."""
+    folder = _named_folder(target)
+    if folder is not None:
+        try:
+            removed: InstalledPackage | BrokenPackage = describe(folder)
+        except PackageError as exc:
+            removed = BrokenPackage(folder, str(exc))
+        _delete_atomically(folder)
+        return [removed]
+    from_code, to_code = parse_pair(target)
+    installed = list_installed()
+    doomed = [p for p in installed if (p.from_code, p.to_code) == (from_code, to_code)]
     if not doomed:
-        installed = ", ".join(p.pair for p in list_installed()) or "none"
+        names = ", ".join(p.pair for p in installed) or "none"
         raise PackageError(
-            f"no package for {from_code}->{to_code} is installed (installed: {installed}); "
+            f"no package for {from_code}->{to_code} is installed (installed: {names}); "
             f"see `{command('models list')}`"
         )
-    for pkg in doomed:
-        _delete_atomically(pkg.path)
+    for package in doomed:
+        _delete_atomically(package.path)
     return doomed
+
+
+def _named_folder(name: str) -> Path | None:
+    """The package folder called exactly `name`, usable or broken, if there is one."""
+    return next((folder for folder in _package_folders() if folder.name == name), None)
 
 
 def _delete_atomically(directory: Path) -> None:
@@ -162,23 +206,45 @@ def _delete_atomically(directory: Path) -> None:
 # ----------------------------------------------------------------------------- installing
 
 
-def install_from_file(path: Path | str, limits: ArchiveLimits = ArchiveLimits()) -> InstalledPackage:
-    """Validate and install a `.argosmodel` file, replacing any package of the same pair."""
+def install_from_file(path: Path | str, limits: ArchiveLimits = ArchiveLimits(),
+                      expected_pair: tuple[str, str] | None = None) -> InstalledPackage:
+    """Validate and install a `.argosmodel` file, replacing any package of the same pair.
+
+    Everything is checked before anything is moved into the package directory: the archive
+    (`archive.validate`), then the unpacked folder in a hidden staging folder (metadata and
+    layout as `describe` reads them, the model and tokenizer loaded once). The package is
+    installed under a folder named from its declared pair and version, so it can replace
+    only an older copy of itself. `expected_pair` (from, to) is what the caller asked for
+    (the index entry it downloaded); a package declaring another pair is refused.
+    """
     path = Path(path)
     destination_root = package_dir()
     destination_root.mkdir(parents=True, exist_ok=True)
     _sweep_stale(destination_root)
     with archive_file.open_zip(path) as archive:
         manifest = archive_file.validate(archive, limits)
+        _check_expected_pair(manifest.metadata, expected_pair)
         staging = Path(tempfile.mkdtemp(prefix=STAGING_PREFIX, dir=destination_root))
         try:
             archive_file.extract(archive, manifest, staging, limits)
-            _check_loadable(staging / manifest.top)
-            installed = _move_into_place(staging / manifest.top, destination_root / manifest.top)
+            staged = staging / manifest.top
+            try:
+                describe(staged)
+            except PackageError as exc:
+                raise archive_file.refuse(str(exc)) from exc
+            _check_loadable(staged)
+            final = _move_into_place(staged, destination_root / manifest.metadata.folder_name)
         finally:
             shutil.rmtree(staging, ignore_errors=True)
+    installed = describe(final)
     _remove_other_versions(installed)
     return installed
+
+
+def _check_expected_pair(metadata: PackageMetadata, expected: tuple[str, str] | None) -> None:
+    if expected is not None and (base_code(metadata.from_code), base_code(metadata.to_code)) != expected:
+        raise archive_file.refuse(f"it was fetched as the {expected[0]}->{expected[1]} package but "
+                                  f"metadata.json declares {metadata.pair}")
 
 
 def _sweep_stale(root: Path) -> None:
@@ -201,9 +267,10 @@ def _check_loadable(package_root: Path) -> None:
         raise archive_file.refuse(f"model/ is not a loadable CTranslate2 model ({exc})") from exc
 
 
-def _move_into_place(staged: Path, final: Path) -> InstalledPackage:
+def _move_into_place(staged: Path, final: Path) -> Path:
     # A directory cannot be os.replace'd onto a non-empty one, so a same-named package
-    # is moved aside first and restored if the swap fails.
+    # (the same pair and version, validated before) is moved aside first and restored if
+    # the swap fails.
     aside = None
     if final.exists():
         aside = Path(tempfile.mkdtemp(prefix=TRASH_PREFIX, dir=final.parent)) / final.name
@@ -216,9 +283,7 @@ def _move_into_place(staged: Path, final: Path) -> InstalledPackage:
         raise PackageError(f"could not move the package into {final} ({exc}); check permissions") from exc
     if aside is not None:
         shutil.rmtree(aside.parent, ignore_errors=True)
-    described = _describe(final)
-    assert described is not None, "validated metadata must describe a translate package"
-    return described
+    return final
 
 
 def _remove_other_versions(installed: InstalledPackage) -> None:
@@ -227,66 +292,3 @@ def _remove_other_versions(installed: InstalledPackage) -> None:
         same_pair = (other.from_code, other.to_code) == (installed.from_code, installed.to_code)
         if same_pair and other.path != installed.path:
             _delete_atomically(other.path)
-
-
-# ----------------------------------------------------------------------------- online index
-
-
-def install_from_index(
-    langs: Sequence[str], timeout: float = INDEX_TIMEOUT_SECONDS
-) -> list[InstalledPackage]:
-    """Download and install the `xx->en` package for each language from the Argos index."""
-    _refresh_index(timeout)
-    available = {
-        (p.from_code, p.to_code): p
-        for p in argos_package.get_available_packages()
-        if p.type == "translate"
-    }
-    wanted = [(lang.lower(), "en") for lang in langs]
-    missing = [f"{src}->{dst}" for src, dst in wanted if (src, dst) not in available]
-    if missing:
-        offered = ", ".join(sorted(f"{s}->{d}" for s, d in available if d == "en"))
-        raise PackageError(
-            f"the Argos index has no package for {', '.join(missing)}; it offers: {offered}"
-        )
-    return [_download_and_install(available[pair]) for pair in wanted]
-
-
-def _refresh_index(timeout: float) -> None:
-    """Fetch the package index, failing within `timeout` seconds when offline.
-
-    argostranslate's own update_package_index has no timeout and swallows errors (its
-    get_available_packages then recurses forever), and a socket timeout does not cover a
-    hanging DNS lookup; so the fetch runs in a daemon thread with a hard deadline.
-    """
-    url = argos_settings.remote_package_index
-    outcome: dict[str, object] = {}
-
-    def fetch() -> None:
-        try:
-            with urllib.request.urlopen(url, timeout=timeout) as response:
-                outcome["data"] = response.read()
-        except Exception as exc:  # noqa: BLE001 — reported to the caller below
-            outcome["error"] = exc
-
-    worker = threading.Thread(target=fetch, name="argos-index-fetch", daemon=True)
-    worker.start()
-    worker.join(timeout)
-    data = outcome.get("data")
-    if not isinstance(data, bytes):
-        reason = outcome.get("error") or f"no answer within {timeout:g} s"
-        raise PackageError(f"cannot reach the Argos package index at {url} ({reason}); {OFFLINE_HINT}")
-    Path(argos_settings.local_package_index).write_bytes(data)
-
-
-def _download_and_install(available: argos_package.AvailablePackage) -> InstalledPackage:
-    try:
-        downloaded = available.download()
-    except Exception as exc:  # argostranslate raises bare Exception on failed downloads
-        raise PackageError(
-            f"downloading {available.from_code}->{available.to_code} failed ({exc}); {OFFLINE_HINT}"
-        ) from exc
-    try:
-        return install_from_file(downloaded)
-    finally:
-        Path(downloaded).unlink(missing_ok=True)

@@ -22,8 +22,9 @@ import duckdb
 from ..errors import WarehouseCorruptError, WarehouseError, WarehouseLockedError, command
 from ..records import DOCUMENT_TABLES
 
-__all__ = ["WarehouseCorruptError", "WarehouseError", "WarehouseLockedError", "connect", "damage_error", "is_damage", "schema_is_current", "dicts", "query", "table_columns",
-           "table_counts", "sql_files", "stored_fingerprints", "DOCUMENT_TABLES"]
+__all__ = ["WarehouseCorruptError", "WarehouseError", "WarehouseLockedError", "connect", "damage_error", "is_damage",
+           "schema_is_current", "dicts", "query", "table_columns", "table_counts", "sql_files", "stored_fingerprints",
+           "stored_documents", "mark_missing", "DOCUMENT_TABLES"]
 
 STORAGE_VERSION = "v1.5.0"
 _LOCK_RETRIES = 6
@@ -194,10 +195,18 @@ def table_columns(con: duckdb.DuckDBPyConnection, *tables: str) -> dict[str, lis
     return columns
 
 
-def stored_fingerprints(con: duckdb.DuckDBPyConnection) -> dict[str, tuple[str, str, str]]:
-    """doc_id -> (sha256, pipeline_version, status) of what the warehouse holds."""
-    return {doc_id: (sha, version, status) for doc_id, sha, version, status in con.execute(
-        "SELECT doc_id, sha256, pipeline_version, status FROM documents").fetchall()}
+def stored_documents(con: duckdb.DuckDBPyConnection) -> list[dict[str, Any]]:
+    """What the warehouse holds of every document to plan a run: its identity (doc_id, path,
+    source_root), its bytes and pipeline version, its status and what it is a duplicate of."""
+    return dicts(con, "SELECT doc_id, path, source_root, sha256, pipeline_version, status, duplicate_of "
+                      "FROM documents ORDER BY doc_id")
+
+
+def mark_missing(con: duckdb.DuckDBPyConnection, doc_ids: Sequence[str], reason: str) -> None:
+    """Mark documents whose file is gone `missing`: their rows stay, every check leaves them out."""
+    if doc_ids:
+        con.execute("UPDATE documents SET status = 'missing', error = ? WHERE doc_id IN (SELECT unnest(?::VARCHAR[]))",
+                    [reason, list(doc_ids)])
 
 
 def documents_digest(con: duckdb.DuckDBPyConnection) -> str:

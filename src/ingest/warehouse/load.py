@@ -57,9 +57,7 @@ def replace_documents(con: duckdb.DuckDBPyConnection, doc_ids: Sequence[str],
     relations = _Relations(con)
     con.execute("BEGIN TRANSACTION")
     try:
-        ids, _ = relations.of(pa.table({"doc_id": pa.array(list(doc_ids), pa.string())}))
-        for table in TABLES:
-            con.execute(f"DELETE FROM {table} WHERE doc_id IN (SELECT doc_id FROM {ids})")
+        ids = _delete_rows(con, relations, doc_ids)
         for table in TABLES:
             if sources.get(table) is None:
                 continue
@@ -81,6 +79,29 @@ def rollback(con: duckdb.DuckDBPyConnection) -> None:
         con.execute("ROLLBACK")
     except duckdb.TransactionException:
         pass  # DuckDB already ended it (a failed COMMIT, an invalidated database)
+def delete_documents(con: duckdb.DuckDBPyConnection, doc_ids: Sequence[str]) -> None:
+    """Remove every row of the documents `doc_ids`, in one transaction."""
+    if not doc_ids:
+        return
+    relations = _Relations(con)
+    con.execute("BEGIN TRANSACTION")
+    try:
+        _delete_rows(con, relations, doc_ids)
+        con.execute("COMMIT")
+    except BaseException:
+        rollback(con)
+        raise
+    finally:
+        relations.close()
+
+
+def _delete_rows(con: duckdb.DuckDBPyConnection, relations: _Relations, doc_ids: Sequence[str]) -> str:
+    """Delete the documents' rows from every table (inside the caller's transaction); returns
+    the relation naming their ids."""
+    ids, _ = relations.of(pa.table({"doc_id": pa.array(list(doc_ids), pa.string())}))
+    for table in TABLES:
+        con.execute(f"DELETE FROM {table} WHERE doc_id IN (SELECT doc_id FROM {ids})")
+    return ids
 
 
 def arrow_sources(documents: Sequence[DocumentRows]) -> dict[str, pa.Table]:

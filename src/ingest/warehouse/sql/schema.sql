@@ -2,8 +2,9 @@
 -- every statement is idempotent so the schema is applied at each connection.
 
 CREATE TABLE IF NOT EXISTS documents (
-    doc_id           VARCHAR PRIMARY KEY,   -- path relative to the input root
-    path             VARCHAR NOT NULL,
+    doc_id           VARCHAR PRIMARY KEY,   -- input folder name / path inside it (ingest.discover)
+    path             VARCHAR NOT NULL,      -- absolute: the document's identity
+    source_root      VARCHAR,               -- the input folder it was found under
     format           VARCHAR,               -- text | markdown | html
     sha256           VARCHAR,               -- of the raw bytes
     size_bytes       BIGINT,
@@ -19,7 +20,7 @@ CREATE TABLE IF NOT EXISTS documents (
     release          VARCHAR,               -- product + version the article is about
     release_note     VARCHAR,               -- set when title and body name different releases
     text             VARCHAR,               -- cleaned text; segment offsets point into it
-    status           VARCHAR NOT NULL,      -- ok | failed | duplicate
+    status           VARCHAR NOT NULL,      -- ok | failed | duplicate | missing (file gone; `ingest prune`)
     error            VARCHAR,               -- why, and what to do, when not ok
     duplicate_of     VARCHAR,
     pipeline_version VARCHAR,
@@ -114,6 +115,7 @@ CREATE TABLE IF NOT EXISTS runs (
     n_skipped        INTEGER,
     n_failed         INTEGER,
     n_duplicate      INTEGER,
+    n_missing        INTEGER,
     status           VARCHAR
 );
 
@@ -234,3 +236,5 @@ CREATE TABLE IF NOT EXISTS check_state (
 ALTER TABLE claims ADD COLUMN IF NOT EXISTS subject_source VARCHAR;
 ALTER TABLE claims ADD COLUMN IF NOT EXISTS conditions VARCHAR;
 ALTER TABLE claims ADD COLUMN IF NOT EXISTS release_source VARCHAR;
+ALTER TABLE documents ADD COLUMN IF NOT EXISTS source_root VARCHAR;
+ALTER TABLE runs ADD COLUMN IF NOT EXISTS n_missing INTEGER;

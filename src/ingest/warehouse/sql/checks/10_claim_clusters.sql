@@ -5,8 +5,13 @@
 -- ("torchinductor", the subject its slug begins with): part and product meet, two parts of one
 -- product do not (`via_part`). Multipliers compare as factors of at least 1: a reduction to
 -- 1/13 is a 13x reduction.
+-- Only the claims of `ok` documents count: a duplicate has none, and a document whose file is
+-- gone (`missing`) keeps its rows until `ingest prune` but leaves every check.
 CREATE OR REPLACE VIEW keyed_claims AS
-WITH scoped AS (
+WITH current_claims AS (
+    SELECT c.* FROM claims c JOIN documents d ON d.doc_id = c.doc_id AND d.status = 'ok'
+),
+scoped AS (
     SELECT c.*, CASE WHEN c.subject_source = 'model' THEN 'any release'
                      ELSE coalesce(c.release, 'article ' || coalesce(r.group_id, c.doc_id)) END AS scope,
            CASE WHEN c.unit = 'x' AND c.value_num > 0 AND coalesce(c.value_max, c.value_num) < 1
@@ -15,9 +20,9 @@ WITH scoped AS (
                 THEN 1 / c.value_num ELSE coalesce(c.value_max, c.value_num) END AS hi_value,
            CASE WHEN c.unit = 'x' AND c.value_num > 0 AND coalesce(c.value_max, c.value_num) < 1
                 THEN coalesce(c.value_tol, 0) / (c.value_num * c.value_num) ELSE coalesce(c.value_tol, 0) END AS tol
-    FROM claims c LEFT JOIN renderings r USING (doc_id)
+    FROM current_claims c LEFT JOIN renderings r USING (doc_id)
 ),
-subjects AS (SELECT DISTINCT subject FROM claims)
+subjects AS (SELECT DISTINCT subject FROM current_claims)
 SELECT s.*, s.subject AS key_subject, false AS via_part FROM scoped s
 UNION ALL
 SELECT s.*, p.subject AS key_subject, true AS via_part

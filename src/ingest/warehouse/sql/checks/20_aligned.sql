@@ -7,8 +7,9 @@
 -- verdicts); the views below present those tables.
 
 CREATE OR REPLACE VIEW document_pairs AS
-WITH doc_names AS (
-    SELECT DISTINCT doc_id, anchor FROM anchors WHERE kind IN ('name', 'url')
+WITH doc_names AS (  -- of `ok` documents only (not the rows a gone file left behind)
+    SELECT DISTINCT a.doc_id, a.anchor FROM anchors a JOIN documents d ON d.doc_id = a.doc_id AND d.status = 'ok'
+    WHERE a.kind IN ('name', 'url')
 ),
 n_docs AS (SELECT count(DISTINCT doc_id) AS n FROM doc_names),
 weights AS (
@@ -52,6 +53,8 @@ SELECT p.doc_a, p.doc_b, p.relation, p.change, p.certainty, p.confidence,
        p.seg_a, p.mention_a, p.seg_b, p.mention_b
 FROM mention_pairs p
 JOIN alignments al ON al.doc_a = p.doc_a AND al.doc_b = p.doc_b AND al.same_article
+JOIN documents da ON da.doc_id = p.doc_a AND da.status = 'ok'
+JOIN documents db ON db.doc_id = p.doc_b AND db.status = 'ok'
 JOIN mentions ma ON ma.doc_id = p.doc_a AND ma.seg_idx = p.seg_a AND ma.mention_idx = p.mention_a
 JOIN mentions mb ON mb.doc_id = p.doc_b AND mb.seg_idx = p.seg_b AND mb.mention_idx = p.mention_b
 JOIN segments sa ON sa.doc_id = p.doc_a AND sa.seg_idx = p.seg_a
