@@ -3,12 +3,14 @@ rules every language shares (`lang/common.yaml`)."""
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass
 from functools import lru_cache
 
 from ..lang import FALLBACK, common_rules, profile
 from .numbers import NUMBER_RE
+from .prefilter import Prefilter
 
 _EDGE_BEFORE = r"(?<![A-Za-z0-9.])"
 _EDGE_AFTER = r"(?![A-Za-z0-9])"
@@ -33,6 +35,20 @@ class Rules:
     qualifiers: list[tuple[str, re.Pattern]]
     baselines: list[re.Pattern]
     units_after: list[tuple[str, re.Pattern]]  # the unit or counted noun right after a number
+    prefilter: Prefilter | None = dataclasses.field(default=None, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        if self.prefilter is None:  # built once per language; narrowed copies share it
+            object.__setattr__(self, "prefilter", Prefilter({name: getattr(self, name) for name in _PATTERN_LISTS}))
+
+    def for_text(self, text: str) -> Rules:
+        """These rules without the patterns that cannot match `text` (see `prefilter`): the same
+        matches in `text` and in any part of it, for a fraction of the scans."""
+        assert self.prefilter is not None
+        return dataclasses.replace(self, **self.prefilter.narrowed(text))
+
+
+_PATTERN_LISTS = tuple(f.name for f in dataclasses.fields(Rules) if f.type.startswith("list["))
 
 
 def _alternation(patterns: list[str]) -> str:

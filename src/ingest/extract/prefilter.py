@@ -1,0 +1,126 @@
+"""Which rule patterns can match a text at all, decided without running them.
+
+Every match of a pattern contains certain characters: "GB/s" a "G", a number a digit, "Xeon"
+an "X", "百分之…" a "百". `required_sets` reads them off the parsed pattern, conservatively
+(what it cannot prove, such as letters under IGNORECASE, is left out), and `may_match` tells
+a pattern whose required characters are missing from a text. Most segments hold no digit and
+no unit, so most of the ~60 rule scans per segment need not run; the scans that do run are
+the same as before, so what is extracted does not change.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from functools import lru_cache
+from re import _constants as sre  # the parser's opcodes: the pattern language, stable within 3.11
+from re import _parser as sre_parse
+from typing import Generic, Iterable, Mapping, Sequence, TypeVar
+
+Chars = frozenset[str]
+_SELECTIVE_SETS = 2  # more required sets per pattern cost more checks than they save
+_SCANNED_RANGE = 5000  # a wider character range is not worth listing (it gates nothing anyway)
+
+
+@lru_cache(maxsize=1)
+def _digits() -> Chars:
+    """What `\\d` matches in a str pattern: the Unicode decimal digits."""
+    return frozenset(c for c in map(chr, range(sys.maxunicode + 1)) if c.isdecimal())
+
+
+def _caseless(char: str) -> bool:
+    """IGNORECASE cannot make this character match another (digits, CJK, punctuation)."""
+    return char.lower() == char == char.upper()
+
+
+def _class_chars(items: list, ignore_case: bool) -> Chars | None:
+    """The characters a `[...]` class (or a lone literal) matches; None when not listable."""
+    chars: set[str] = set()
+    for op, av in items:
+        if op is sre.LITERAL:
+            chars.add(chr(av))
+        elif op is sre.RANGE and av[1] - av[0] < _SCANNED_RANGE:
+            chars.update(map(chr, range(av[0], av[1] + 1)))
+        elif op is sre.CATEGORY and av is sre.CATEGORY_DIGIT:
+            chars.update(_digits())
+        else:
+            return None  # negated classes, other categories, wide ranges
+    if ignore_case and not all(map(_caseless, chars)):
+        return None
+    return frozenset(chars)
+
+
+def _sequence_sets(items: Iterable, flags: int) -> list[Chars]:
+    """Character sets each of which every match of this sequence of parsed items hits."""
+    found: list[Chars] = []
+    for op, av in items:
+        found.extend(_item_sets(op, av, flags))
+    return found
+
+
+def _item_sets(op, av, flags: int) -> list[Chars]:
+    ignore_case = bool(flags & re.IGNORECASE)
+    if op is sre.LITERAL or op is sre.IN:
+        chars = _class_chars([(op, av)] if op is sre.LITERAL else av, ignore_case)
+        return [chars] if chars else []
+    if op is sre.SUBPATTERN:
+        _, add_flags, del_flags, body = av
+        return _sequence_sets(body, (flags | add_flags) & ~del_flags)
+    if op in (sre.MAX_REPEAT, sre.MIN_REPEAT, sre.POSSESSIVE_REPEAT) and av[0] >= 1:
+        return _sequence_sets(av[2], flags)
+    if op is sre.ATOMIC_GROUP:
+        return _sequence_sets(av, flags)
+    if op is sre.ASSERT:  # a lookaround that must succeed: its characters are in the text too
+        return _sequence_sets(av[1], flags)
+    if op is sre.BRANCH:  # each alternative must hit one of its sets: the union of their best sets
+        union: set[str] = set()
+        for branch in av[1]:
+            sets = _sequence_sets(branch, flags)
+            if not sets:
+                return []
+            union |= min(sets, key=len)
+        return [frozenset(union)]
+    return []  # negative lookarounds, anchors, back-references, conditionals, "."
+
+
+def required_sets(pattern: re.Pattern) -> tuple[Chars, ...]:
+    """The most selective character sets that every match of `pattern` hits (none: no gate)."""
+    parsed = sre_parse.parse(pattern.pattern, pattern.flags)
+    sets = sorted(set(_sequence_sets(parsed, parsed.state.flags)), key=len)
+    return tuple(sets[:_SELECTIVE_SETS])
+
+
+Rule = TypeVar("Rule")
+
+
+class Prefilter(Generic[Rule]):
+    """Named lists of rules (patterns, or tuples whose last item is the pattern), with the required
+    sets of their patterns as bits, so that one pass over a text's distinct characters narrows
+    every list to the rules that can match the text."""
+
+    def __init__(self, lists: Mapping[str, Sequence[Rule]]) -> None:
+        bits: dict[Chars, int] = {}
+        self._lists: dict[str, list[tuple[Rule, int]]] = {}
+        for name, rules in lists.items():
+            self._lists[name] = []
+            for rule in rules:
+                needs = 0
+                for chars in required_sets(rule[-1] if isinstance(rule, tuple) else rule):
+                    needs |= bits.setdefault(chars, 1 << len(bits))
+                self._lists[name].append((rule, needs))
+        self._by_char: dict[str, int] = {}
+        for chars, bit in bits.items():
+            for char in chars:
+                self._by_char[char] = self._by_char.get(char, 0) | bit
+
+    def present(self, text: str) -> int:
+        """The bits of the required sets `text` hits."""
+        found, by_char = 0, self._by_char
+        for char in set(text):
+            found |= by_char.get(char, 0)
+        return found
+
+    def narrowed(self, text: str) -> dict[str, list[Rule]]:
+        """Each list without the rules that cannot match `text` (nor any part of it)."""
+        missing = ~self.present(text)
+        return {name: [rule for rule, needs in rules if not needs & missing] for name, rules in self._lists.items()}
