@@ -90,9 +90,10 @@ def find_mentions(text: str, lang: str) -> list[Mention]:
 
 
 @lru_cache(maxsize=1)
-def _notation_prefilter() -> Prefilter:
+def _notation_prefilter() -> Prefilter[re.Pattern, list[re.Pattern]]:
     patterns = number_patterns()
-    return Prefilter({"notation": [DOTTED, *(getattr(patterns, field.name) for field in fields(patterns))]})
+    return Prefilter({"notation": [DOTTED, *(getattr(patterns, field.name) for field in fields(patterns))]},
+                     lambda narrowed: narrowed["notation"])
 
 
 class _Reader:
@@ -101,13 +102,13 @@ class _Reader:
     def __init__(self, text: str, lang: str) -> None:
         self.text, self.lang = text, lang
         self.rules = rules_for(lang).for_text(text)
-        self.scannable = frozenset(map(id, _notation_prefilter().narrowed(text)["notation"]))
+        self.scannable = _notation_prefilter().narrowed(text)
         self.taken = bytearray(len(text))
         self.mentions: list[Mention] = []
 
     def scan(self, pattern: re.Pattern) -> Iterator[re.Match]:
         """The pattern's matches in the text; none without a scan when it cannot match (`prefilter`)."""
-        return pattern.finditer(self.text) if id(pattern) in self.scannable else iter(())
+        return pattern.finditer(self.text) if pattern in self.scannable else iter(())
 
     def free(self, start: int, end: int) -> bool:
         return not any(self.taken[start:end])

@@ -15,7 +15,7 @@ import sys
 from functools import lru_cache
 from re import _constants as sre  # the parser's opcodes: the pattern language, stable within 3.11
 from re import _parser as sre_parse
-from typing import Generic, Iterable, Mapping, Sequence, TypeVar
+from typing import Callable, Generic, Iterable, Mapping, Sequence, TypeVar
 
 Chars = frozenset[str]
 _SELECTIVE_SETS = 2  # more required sets per pattern cost more checks than they save
@@ -91,14 +91,19 @@ def required_sets(pattern: re.Pattern) -> tuple[Chars, ...]:
 
 
 Rule = TypeVar("Rule")
+Narrowed = TypeVar("Narrowed")
+_NARROWED_CACHE = 4096  # distinct combinations of present sets kept; texts share few of them
 
 
-class Prefilter(Generic[Rule]):
+class Prefilter(Generic[Rule, Narrowed]):
     """Named lists of rules (patterns, or tuples whose last item is the pattern), with the required
-    sets of their patterns as bits, so that one pass over a text's distinct characters narrows
-    every list to the rules that can match the text."""
+    sets of their patterns as bits: one pass over the characters of a text that matter gives its
+    `present` bits, and what `build` makes of the lists narrowed to the rules that can match is the
+    same for every text with the same bits (kept for the next such text)."""
 
-    def __init__(self, lists: Mapping[str, Sequence[Rule]]) -> None:
+    def __init__(self, lists: Mapping[str, Sequence[Rule]],
+                 build: Callable[[dict[str, list[Rule]]], Narrowed]) -> None:
+        self._build = build
         bits: dict[Chars, int] = {}
         self._lists: dict[str, list[tuple[Rule, int]]] = {}
         for name, rules in lists.items():
@@ -112,15 +117,24 @@ class Prefilter(Generic[Rule]):
         for chars, bit in bits.items():
             for char in chars:
                 self._by_char[char] = self._by_char.get(char, 0) | bit
+        self._chars = frozenset(self._by_char)
+        self._narrowed: dict[int, Narrowed] = {}
 
     def present(self, text: str) -> int:
         """The bits of the required sets `text` hits."""
         found, by_char = 0, self._by_char
-        for char in set(text):
-            found |= by_char.get(char, 0)
+        for char in self._chars.intersection(text):
+            found |= by_char[char]
         return found
 
-    def narrowed(self, text: str) -> dict[str, list[Rule]]:
-        """Each list without the rules that cannot match `text` (nor any part of it)."""
-        missing = ~self.present(text)
-        return {name: [rule for rule, needs in rules if not needs & missing] for name, rules in self._lists.items()}
+    def narrowed(self, text: str) -> Narrowed:
+        """`build` of the lists without the rules that cannot match `text` (nor any part of it)."""
+        present = self.present(text)
+        narrowed = self._narrowed.get(present)
+        if narrowed is None:
+            if len(self._narrowed) >= _NARROWED_CACHE:
+                self._narrowed.clear()
+            missing = ~present
+            narrowed = self._narrowed[present] = self._build({name: [rule for rule, needs in rules if not needs & missing]
+                                                              for name, rules in self._lists.items()})
+        return narrowed

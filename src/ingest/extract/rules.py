@@ -39,13 +39,14 @@ class Rules:
 
     def __post_init__(self) -> None:
         if self.prefilter is None:  # built once per language; narrowed copies share it
-            object.__setattr__(self, "prefilter", Prefilter({name: getattr(self, name) for name in _PATTERN_LISTS}))
+            lists = {name: getattr(self, name) for name in _PATTERN_LISTS}
+            object.__setattr__(self, "prefilter", Prefilter(lists, lambda narrowed: dataclasses.replace(self, **narrowed)))
 
     def for_text(self, text: str) -> Rules:
         """These rules without the patterns that cannot match `text` (see `prefilter`): the same
         matches in `text` and in any part of it, for a fraction of the scans."""
         assert self.prefilter is not None
-        return dataclasses.replace(self, **self.prefilter.narrowed(text))
+        return self.prefilter.narrowed(text)
 
 
 _PATTERN_LISTS = tuple(f.name for f in dataclasses.fields(Rules) if f.type.startswith("list["))
