@@ -238,7 +238,7 @@ class _Reader:
     def _before_is_version_word(self, start: int) -> bool:
         """"version 2.3", "版本 2.3", "v 2": a number after a version word is a version."""
         before = self.text[max(0, start - 12):start].rstrip().lower()
-        return any(before.endswith(word.lower()) for word in number_vocabulary().version_words)
+        return before.endswith(_lowered(number_vocabulary().version_words))
 
     def _version_range_end(self, match: re.Match) -> int | None:
         """"3.8-3.10": a range whose ends are not in order is a range of versions; where it ends."""
@@ -249,7 +249,7 @@ class _Reader:
 
     def vague_before(self, start: int) -> bool:
         before = self.text[max(0, start - 12):start].rstrip().lower()
-        return any(before.endswith(word.lower()) for word in number_vocabulary().vague)
+        return before.endswith(_lowered(number_vocabulary().vague))
 
     def _with_unit(self, mention: Mention) -> Mention:
         if mention.unit:
@@ -294,6 +294,12 @@ class _Reader:
 
 
 # ---- the pieces -------------------------------------------------------------------------------------------------
+
+@lru_cache(maxsize=8)
+def _lowered(words: tuple[str, ...]) -> tuple[str, ...]:
+    """The words in lower case, as one tuple: `str.endswith` tries them all in one call."""
+    return tuple(word.lower() for word in words)
+
 
 def _replace(mention: Mention, **changes) -> Mention:
     return Mention(**{**mention.__dict__, **changes})

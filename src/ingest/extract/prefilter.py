@@ -2,8 +2,8 @@
 
 Every match of a pattern contains certain characters: "GB/s" a "G", a number a digit, "Xeon"
 an "X", "百分之…" a "百". `required_sets` reads them off the parsed pattern, conservatively
-(what it cannot prove, such as letters under IGNORECASE, is left out), and `may_match` tells
-a pattern whose required characters are missing from a text. Most segments hold no digit and
+(what it cannot prove, such as non-ASCII letters under IGNORECASE, is left out), and a
+`Prefilter` drops the patterns whose required characters are missing from a text. Most segments hold no digit and
 no unit, so most of the ~60 rule scans per segment need not run; the scans that do run are
 the same as before, so what is extracted does not change.
 """
@@ -11,6 +11,7 @@ the same as before, so what is extracted does not change.
 from __future__ import annotations
 
 import re
+import string
 import sys
 from functools import lru_cache
 from re import _constants as sre  # the parser's opcodes: the pattern language, stable within 3.11
@@ -33,6 +34,28 @@ def _caseless(char: str) -> bool:
     return char.lower() == char == char.upper()
 
 
+@lru_cache(maxsize=1)
+def _ascii_letter_cases() -> dict[str, Chars]:
+    """Every character each ASCII letter matches under IGNORECASE, asked of `re` itself: its two
+    cases and the few others Unicode folds to it (KELVIN SIGN, LONG S, dotted and dotless I)."""
+    others = re.findall(f"[{string.ascii_letters}]", "".join(map(chr, range(128, sys.maxunicode + 1))), re.I)
+    return {letter: frozenset(c for c in (letter.lower(), letter.upper(), *others) if re.fullmatch(letter, c, re.I))
+            for letter in string.ascii_letters}
+
+
+def _under_ignorecase(chars: set[str]) -> Chars | None:
+    """What a class of `chars` matches under IGNORECASE; None if a letter beyond ASCII is in it."""
+    matched: set[str] = set()
+    for char in chars:
+        if _caseless(char):
+            matched.add(char)
+        elif char in _ascii_letter_cases():
+            matched |= _ascii_letter_cases()[char]
+        else:
+            return None
+    return frozenset(matched)
+
+
 def _class_chars(items: list, ignore_case: bool) -> Chars | None:
     """The characters a `[...]` class (or a lone literal) matches; None when not listable."""
     chars: set[str] = set()
@@ -45,9 +68,12 @@ def _class_chars(items: list, ignore_case: bool) -> Chars | None:
             chars.update(_digits())
         else:
             return None  # negated classes, other categories, wide ranges
-    if ignore_case and not all(map(_caseless, chars)):
-        return None
-    return frozenset(chars)
+    return _under_ignorecase(chars) if ignore_case else frozenset(chars)
+
+
+def _selectivity(chars: Chars) -> tuple[int, list[str]]:
+    """Fewer characters gate more texts out; ties go by the characters, the same in every process."""
+    return len(chars), sorted(chars)
 
 
 def _sequence_sets(items: Iterable, flags: int) -> list[Chars]:
@@ -78,7 +104,7 @@ def _item_sets(op, av, flags: int) -> list[Chars]:
             sets = _sequence_sets(branch, flags)
             if not sets:
                 return []
-            union |= min(sets, key=len)
+            union |= min(sets, key=_selectivity)
         return [frozenset(union)]
     return []  # negative lookarounds, anchors, back-references, conditionals, "."
 
@@ -86,7 +112,7 @@ def _item_sets(op, av, flags: int) -> list[Chars]:
 def required_sets(pattern: re.Pattern) -> tuple[Chars, ...]:
     """The most selective character sets that every match of `pattern` hits (none: no gate)."""
     parsed = sre_parse.parse(pattern.pattern, pattern.flags)
-    sets = sorted(set(_sequence_sets(parsed, parsed.state.flags)), key=len)
+    sets = sorted(set(_sequence_sets(parsed, parsed.state.flags)), key=_selectivity)
     return tuple(sets[:_SELECTIVE_SETS])
 
 

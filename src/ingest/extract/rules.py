@@ -123,11 +123,12 @@ def release_products() -> frozenset[str]:
 
 
 @lru_cache(maxsize=1)
-def _release_product_names() -> list[tuple[str, re.Pattern]]:
-    return [(p["id"], re.compile(rf"{_EDGE_BEFORE}(?:{_alternation(p['names'])}){_EDGE_AFTER}"))
-            for p in common_rules()["products"] if p.get("release")]
+def _release_product_names() -> Prefilter[tuple[str, re.Pattern], list[tuple[str, re.Pattern]]]:
+    names = [(p["id"], re.compile(rf"{_EDGE_BEFORE}(?:{_alternation(p['names'])}){_EDGE_AFTER}"))
+             for p in common_rules()["products"] if p.get("release")]
+    return Prefilter({"names": names}, lambda narrowed: narrowed["names"])
 
 
 def release_products_named(text: str) -> set[str]:
     """The release products a text names, with or without a version ("DeepSpeed on Windows")."""
-    return {product for product, pattern in _release_product_names() if pattern.search(text)}
+    return {product for product, pattern in _release_product_names().narrowed(text) if pattern.search(text)}
