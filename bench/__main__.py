@@ -20,18 +20,21 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
+import io
 import json
 import os
 import platform
 import shutil
+import statistics
 import subprocess
 import sys
+import tarfile
 import time
 from pathlib import Path
 from typing import Any
 
 from bench.corpus import build_corpus, corpus_mix, mutate_corpus, read_manifest
-from bench.report import evaluate, render_markdown, update_readme
+from bench.report import evaluate, render_markdown, stage_rows, update_readme
 
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "bench" / "results"
@@ -66,12 +69,28 @@ def git_state() -> dict[str, Any]:
     return {"commit": git("rev-parse", "--short", "HEAD"), "uncommitted_files": len(dirty)}
 
 
-def child(task: str, params: dict[str, Any], scratch: Path, timeout_s: float | None = None) -> dict[str, Any]:
-    """Run one measurement in a fresh interpreter; its JSON result (with the child's wall time)."""
+def snapshot_ref(work: Path, ref: str) -> Path:
+    """The pipeline's code at git `ref` (src/ingest), for runs side by side with the working tree's."""
+    code = work / f"code-{ref}"
+    if code.exists():
+        shutil.rmtree(code)
+    code.mkdir(parents=True)
+    archive = subprocess.run(["git", "archive", "--format=tar", ref, "src/ingest"], cwd=ROOT, capture_output=True,
+                             check=True).stdout
+    with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
+        tar.extractall(code, filter="data")
+    return code
+
+
+def child(task: str, params: dict[str, Any], scratch: Path, timeout_s: float | None = None,
+          code: Path | None = None) -> dict[str, Any]:
+    """Run one measurement in a fresh interpreter on `code` (default: the snapshot); its JSON result
+    (with the child's wall time)."""
     name = f"{task}-{int(time.time() * 1000)}"
     params_file, out_file = scratch / f"{name}.params.json", scratch / f"{name}.out.json"
     params_file.write_text(json.dumps(params), "utf-8")
-    path = [str(CODE / "src") if CODE else None, str(ROOT), os.environ.get("PYTHONPATH")]
+    code = code or CODE
+    path = [str(code / "src") if code else None, str(ROOT), os.environ.get("PYTHONPATH")]
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, path)),
            "PREFECT_SERVER_ANALYTICS_ENABLED": "false", "DO_NOT_TRACK": "1", "TQDM_DISABLE": "1"}
     start = time.perf_counter()
@@ -142,6 +161,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--check-cap", type=float, default=60.0, help="seconds after which a check query is stopped")
     parser.add_argument("--no-readme", action="store_true", help="do not update the README section")
     parser.add_argument("--out", type=Path, default=RESULTS / "latest.json")
+    parser.add_argument("--against", metavar="GIT_REF",
+                        help="measure nothing else: time --pairs uncached runs of the --stage-size corpus, this "
+                             "code and the code at GIT_REF in turn, and the library baselines; results in "
+                             "bench/results/against-GIT_REF.{json,md}")
+    parser.add_argument("--pairs", type=int, default=3, help="runs of each side with --against")
     parser.add_argument("--render", type=Path, metavar="RESULTS_JSON",
                         help="measure nothing: re-render the Markdown, goals and README section from a results file")
     args = parser.parse_args(argv)
@@ -160,6 +184,8 @@ def main(argv: list[str] | None = None) -> int:
     scratch.mkdir(parents=True)
     global CODE
     CODE = snapshot_code(work)
+    if args.against:
+        return against(args.against, args.pairs, args.stage_size, args.seed, work, scratch)
     results: dict[str, Any] = {
         "started_at": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
         "command": "uv run python -m bench " + " ".join(argv if argv is not None else sys.argv[1:]),
@@ -255,6 +281,62 @@ def main(argv: list[str] | None = None) -> int:
         update_readme(ROOT / "README.md", results, markdown)
     log(f"done in {results['total_bench_s'] / 60:.1f} min; results in {args.out}")
     return 0
+
+
+def against(ref: str, pairs: int, size: int, seed: int, work: Path, scratch: Path) -> int:
+    """This code and the code at `ref`, side by side: `pairs` uncached end-to-end runs of each (with
+    reports, stage cache off so every stage runs), alternated so that drift in the machine's speed
+    hits both alike, each timed per stage; then the library baselines on this code's warehouse."""
+    corpus = work / f"corpus-{size}"
+    log(f"building corpus of {size}")
+    build_corpus(size, corpus, seed=seed)
+    sides = {"this": CODE, ref: snapshot_ref(work, ref)}
+    runs: dict[str, list[dict[str, Any]]] = {side: [] for side in sides}
+    for pair in range(pairs):
+        for side, code in sides.items():
+            log(f"pair {pair + 1}/{pairs}: {side}")
+            runs[side].append(child("run", {"corpus": str(corpus), "warehouse": str(fresh(work / f"w-{side}.duckdb")),
+                                            "reports": str(work / f"reports-{side}"), "stage_cache": False},
+                                    scratch, code=code))
+            log(f"  {runs[side][-1]['wall_s']:.1f} s")
+    log("library baselines on this code's warehouse")
+    baselines = child("baselines", {"corpus": str(corpus), "warehouse": str(work / "w-this.duckdb"),
+                                    "scratch": str(scratch), "sample_every": 4 if size >= 400 else 1}, scratch)
+    results = {"command": "uv run python -m bench " + " ".join(sys.argv[1:]), "machine": machine(),
+               "git": git_state(), "ref": ref, "size": size, "seed": seed, "runs": runs, "baselines": baselines}
+    markdown = render_against(results)
+    out = RESULTS / f"against-{ref}.json"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(results, indent=1, default=str), "utf-8")
+    out.with_suffix(".md").write_text(markdown, "utf-8")
+    print(markdown)
+    return 0
+
+
+def render_against(results: dict[str, Any]) -> str:
+    """The side-by-side runs as Markdown: per pair the ratio ref / this, per stage the medians, and this
+    code's stages against their library calls."""
+    ref, this_runs, ref_runs = results["ref"], results["runs"]["this"], results["runs"][results["ref"]]
+    ratios = [r["wall_s"] / t["wall_s"] for t, r in zip(this_runs, ref_runs)]
+    out = [f"## {results['size']:,} documents, this code ({results['git']['commit']}) against {ref}", "",
+           f"`{results['command']}`; {results['machine']['nproc']} cores; each run in a fresh process, "
+           "no translation package, stage cache off, reports written.", "",
+           "| pair | this, s | " + ref + ", s | speed-up |", "|---:|---:|---:|---:|"]
+    out += [f"| {i + 1} | {t['wall_s']:.1f} | {r['wall_s']:.1f} | {ratio:.2f}x |"
+            for i, (t, r, ratio) in enumerate(zip(this_runs, ref_runs, ratios))]
+    out += ["", f"Median speed-up {statistics.median(ratios):.2f}x.", "",
+            "| stage | this, median s | " + ref + ", median s |", "|---|---:|---:|"]
+    for stage in this_runs[0]["stages_s"]:
+        out.append(f"| {stage} | {statistics.median(r['stages_s'][stage] for r in this_runs):.2f} "
+                   f"| {statistics.median(r['stages_s'][stage] for r in ref_runs):.2f} |")
+    stage_results = {"runs": {str(results["size"]): this_runs[-1]}, "stage_size": results["size"],
+                     "baselines": results["baselines"]}
+    out += ["", "This code's last run against each stage's library call alone (CPU ratio judged):", "",
+            "| stage | s (CPU s) | library alone, s (CPU s) | ratio wall / CPU | library call |", "|---|---:|---:|---:|---|"]
+    out += [f"| {r['stage']} | {r['seconds']:.2f} ({r['cpu_s'] or 0:.2f}) | {r['baseline_s']:.2f} "
+            f"({r['baseline_cpu_s'] or 0:.2f}) | {r['ratio']:.2f}x / {r['ratio_cpu'] or 0:.2f}x | {r['library']} |"
+            for r in stage_rows(stage_results) if r["baseline_s"]]
+    return "\n".join(out) + "\n"
 
 
 def render_only(source: Path, out: Path, readme: bool) -> int:

@@ -56,6 +56,8 @@ def task_run(params: dict[str, Any]) -> dict[str, Any]:
     kwargs: dict[str, Any] = {}
     if params.get("batch_size"):
         kwargs["batch_size"] = params["batch_size"]
+    if "stage_cache" in params:  # False: every stage really runs, as for the first run of a corpus
+        kwargs["stage_cache"] = params["stage_cache"]
     load_before = loadavg()
     Run.finish = finish
     try:

@@ -5,12 +5,12 @@ from __future__ import annotations
 from typing import Any, Callable, Sequence
 
 from ..records import DocumentRows, ExtractedDocument, PreparedDocument, Status, as_rows, utc_now
+from ..lang import profile
 from .anchors import segment_anchors
 from .claims import SegmentInput, build_claims
 from .releases import document_release
 from .entities import Entity, find_entities
 from .mentions import find_mentions, mention_rows
-from .nlp import get_nlp
 
 # check_fidelity(source, translation, lang) -> issues with kind, expected and detail.
 FidelityCheck = Callable[[str, str, str], list]
@@ -51,11 +51,13 @@ def extract_document(prepared: PreparedDocument, run_id: str, fingerprint: str,
     """Entities, claims and translation issues of a prepared document, as warehouse rows."""
     if prepared.status != Status.OK:
         return ExtractedDocument(prepared, document_only(prepared, run_id, fingerprint))
-    nlp = get_nlp(prepared.lang)
-    docs = nlp.pipe(record.text for record in prepared.segments)
+    # The document's language decides the entity rules of every segment (a quoted English sentence
+    # keeps the Japanese counters). No spaCy Doc is built: nothing reads its tokens or `doc.ents`,
+    # and tokenising cost as much as the rest of extraction (`ingest.extract.nlp` still offers them).
+    rules_lang = profile(prepared.lang).code
     inputs, entity_rows, mention_rows_, anchor_rows, issues = [], [], [], [], []
-    for record, doc in zip(prepared.segments, docs):
-        entities = doc._.ingest_entities
+    for record in prepared.segments:
+        entities = find_entities(record.text, rules_lang)
         mentions = find_mentions(record.text, record.lang)
         entity_rows.extend(_entity_rows(record.doc_id, record.seg_idx, entities))
         mention_rows_.extend(mention_rows(record.doc_id, record.seg_idx, mentions))

@@ -182,7 +182,7 @@ def _with_qualifier(entity: Entity, text: str, rules: Rules) -> Entity:
 
 def find_entities(text: str, lang: str) -> list[Entity]:
     """All entities in one segment of text written in `lang`, non-overlapping, in order."""
-    rules = rules_for(lang)
+    rules = rules_for(lang).for_text(text)
     candidates = [
         *version_entities(text, rules), *_hardware(text, rules), *_measures(text, rules),
         *_counted(QUANTITY, rules.quantity, text), *_counted(COUNT, rules.counts, text),

@@ -20,7 +20,8 @@ profiles because technical prose in one language quotes another.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
+from functools import lru_cache
 from typing import Iterable, Iterator
 
 from ..metadata import parse_date
@@ -28,6 +29,7 @@ from .notation import (DIGITS, DOTTED, GLUED_NUMBER, GLUED_UNITS, LATIN_MAGNITUD
                        SIZED_MODEL, VERSION_TOKEN, alternation, cjk_factor, cjk_half_unit, half_unit, number_patterns,
                        significant, version_norm, number_vocabulary, within_idiom)
 from .numbers import MAGNITUDES, canonical, parse_cjk_numeral, written_tolerance
+from .prefilter import Prefilter
 from .entities import maturity_entities, qualifier_near, version_entities
 from .rules import rules_for
 
@@ -67,24 +69,31 @@ def find_mentions(text: str, lang: str) -> list[Mention]:
     reader.protected(patterns.url, lambda m: Mention(URL, m.group(), m.start(), m.end(), norm=m.group().lower()))
     reader.protected(patterns.reference, lambda m: Mention(REFERENCE, m.group(), m.start(), m.end(), norm=m.group()))
     reader.protected(patterns.date, _date)
-    for entity in version_entities(text, rules_for(lang)):  # "PyTorch 2.5", "CUDA 11.6 および 11.7"
+    for entity in version_entities(text, reader.rules):  # "PyTorch 2.5", "CUDA 11.6 および 11.7"
         reader.add(Mention(VERSION, entity.text, entity.start, entity.end, norm=entity.norm))
     reader.protected(DOTTED, lambda m: Mention(VERSION, m.group(), m.start(), m.end(), norm=version_norm(m.group())))
-    for match in patterns.token.finditer(text):
+    for match in reader.scan(patterns.token):
         reader.token(match)
-    for match in patterns.fraction.finditer(text):
+    for match in reader.scan(patterns.fraction):
         reader.add(_fraction(match))
-    for match in patterns.number.finditer(text):
+    for match in reader.scan(patterns.number):
         reader.add(reader.number(match))
-    for match in patterns.word_number.finditer(text):
+    for match in reader.scan(patterns.word_number):
         reader.add(None if reader.vague_before(match.start()) else _word_number(match))
-    for match in patterns.multiplier_word.finditer(text):
+    for match in reader.scan(patterns.multiplier_word):
         reader.add(_multiplier_word(match))
-    for match in patterns.cjk.finditer(text):
+    for match in reader.scan(patterns.cjk):
         reader.add(reader.cjk(match))
-    for entity in maturity_entities(text, rules_for(lang)):  # "[Beta]", "ベータ": compared by their value
+    for entity in maturity_entities(text, reader.rules):  # "[Beta]", "ベータ": compared by their value
         reader.add(Mention(LABEL, entity.text, entity.start, entity.end, norm=entity.norm))
     return reader.finished()
+
+
+@lru_cache(maxsize=1)
+def _notation_prefilter() -> Prefilter[re.Pattern, list[re.Pattern]]:
+    patterns = number_patterns()
+    return Prefilter({"notation": [DOTTED, *(getattr(patterns, field.name) for field in fields(patterns))]},
+                     lambda narrowed: narrowed["notation"])
 
 
 class _Reader:
@@ -92,8 +101,14 @@ class _Reader:
 
     def __init__(self, text: str, lang: str) -> None:
         self.text, self.lang = text, lang
+        self.rules = rules_for(lang).for_text(text)
+        self.scannable = _notation_prefilter().narrowed(text)
         self.taken = bytearray(len(text))
         self.mentions: list[Mention] = []
+
+    def scan(self, pattern: re.Pattern) -> Iterator[re.Match]:
+        """The pattern's matches in the text; none without a scan when it cannot match (`prefilter`)."""
+        return pattern.finditer(self.text) if pattern in self.scannable else iter(())
 
     def free(self, start: int, end: int) -> bool:
         return not any(self.taken[start:end])
@@ -105,7 +120,7 @@ class _Reader:
         self.mentions.append(mention)
 
     def protected(self, pattern: re.Pattern, make) -> None:
-        for match in pattern.finditer(self.text):
+        for match in self.scan(pattern):
             self.add(make(match))
 
     def token(self, match: re.Match) -> None:
@@ -223,7 +238,7 @@ class _Reader:
     def _before_is_version_word(self, start: int) -> bool:
         """"version 2.3", "版本 2.3", "v 2": a number after a version word is a version."""
         before = self.text[max(0, start - 12):start].rstrip().lower()
-        return any(before.endswith(word.lower()) for word in number_vocabulary().version_words)
+        return before.endswith(_lowered(number_vocabulary().version_words))
 
     def _version_range_end(self, match: re.Match) -> int | None:
         """"3.8-3.10": a range whose ends are not in order is a range of versions; where it ends."""
@@ -234,19 +249,19 @@ class _Reader:
 
     def vague_before(self, start: int) -> bool:
         before = self.text[max(0, start - 12):start].rstrip().lower()
-        return any(before.endswith(word.lower()) for word in number_vocabulary().vague)
+        return before.endswith(_lowered(number_vocabulary().vague))
 
     def _with_unit(self, mention: Mention) -> Mention:
         if mention.unit:
             return mention
-        for unit, pattern in rules_for(self.lang).units_after:
+        for unit, pattern in self.rules.units_after:
             found = pattern.match(self.text, mention.end)
             if found:
                 return _replace(mention, unit=unit)
         return mention
 
     def _qualified(self, mention: Mention) -> Mention:
-        qualifier = qualifier_near(self.text, mention.start, mention.end, rules_for(self.lang))
+        qualifier = qualifier_near(self.text, mention.start, mention.end, self.rules)
         if mention.text.endswith("+"):
             qualifier = "over"
         return mention if qualifier == "exact" else _replace(mention, qualifier=qualifier)
@@ -279,6 +294,12 @@ class _Reader:
 
 
 # ---- the pieces -------------------------------------------------------------------------------------------------
+
+@lru_cache(maxsize=8)
+def _lowered(words: tuple[str, ...]) -> tuple[str, ...]:
+    """The words in lower case, as one tuple: `str.endswith` tries them all in one call."""
+    return tuple(word.lower() for word in words)
+
 
 def _replace(mention: Mention, **changes) -> Mention:
     return Mention(**{**mention.__dict__, **changes})

@@ -3,12 +3,14 @@ rules every language shares (`lang/common.yaml`)."""
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass
 from functools import lru_cache
 
 from ..lang import FALLBACK, common_rules, profile
 from .numbers import NUMBER_RE
+from .prefilter import Prefilter
 
 _EDGE_BEFORE = r"(?<![A-Za-z0-9.])"
 _EDGE_AFTER = r"(?![A-Za-z0-9])"
@@ -33,6 +35,21 @@ class Rules:
     qualifiers: list[tuple[str, re.Pattern]]
     baselines: list[re.Pattern]
     units_after: list[tuple[str, re.Pattern]]  # the unit or counted noun right after a number
+    prefilter: Prefilter | None = dataclasses.field(default=None, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        if self.prefilter is None:  # built once per language; narrowed copies share it
+            lists = {name: getattr(self, name) for name in _PATTERN_LISTS}
+            object.__setattr__(self, "prefilter", Prefilter(lists, lambda narrowed: dataclasses.replace(self, **narrowed)))
+
+    def for_text(self, text: str) -> Rules:
+        """These rules without the patterns that cannot match `text` (see `prefilter`): the same
+        matches in `text` and in any part of it, for a fraction of the scans."""
+        assert self.prefilter is not None
+        return self.prefilter.narrowed(text)
+
+
+_PATTERN_LISTS = tuple(f.name for f in dataclasses.fields(Rules) if f.type.startswith("list["))
 
 
 def _alternation(patterns: list[str]) -> str:
@@ -106,11 +123,12 @@ def release_products() -> frozenset[str]:
 
 
 @lru_cache(maxsize=1)
-def _release_product_names() -> list[tuple[str, re.Pattern]]:
-    return [(p["id"], re.compile(rf"{_EDGE_BEFORE}(?:{_alternation(p['names'])}){_EDGE_AFTER}"))
-            for p in common_rules()["products"] if p.get("release")]
+def _release_product_names() -> Prefilter[tuple[str, re.Pattern], list[tuple[str, re.Pattern]]]:
+    names = [(p["id"], re.compile(rf"{_EDGE_BEFORE}(?:{_alternation(p['names'])}){_EDGE_AFTER}"))
+             for p in common_rules()["products"] if p.get("release")]
+    return Prefilter({"names": names}, lambda narrowed: narrowed["names"])
 
 
 def release_products_named(text: str) -> set[str]:
     """The release products a text names, with or without a version ("DeepSpeed on Windows")."""
-    return {product for product, pattern in _release_product_names() if pattern.search(text)}
+    return {product for product, pattern in _release_product_names().narrowed(text) if pattern.search(text)}

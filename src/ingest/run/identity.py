@@ -21,7 +21,7 @@ from ..align import compare as align_compare, groups as align_groups, sentences 
 from ..clean import budget as clean_budget, html as clean_html, markdown as clean_markdown, normalize as clean_normalize
 from ..clean import text as clean_text
 from ..extract import (anchors, claims, conditions, document, entities, glossary, mentions, nlp, notation, numbers,
-                       releases, rules, subjects)
+                       prefilter, releases, rules, subjects)
 from ..translate import TranslationEngine, argos, engine, fidelity
 from ..translate import metadata as translate_metadata
 from ..translate import segments as translate_segments
@@ -36,8 +36,8 @@ STAGE_MODULES: dict[str, tuple[ModuleType, ...]] = {
     "prepare": (records, read, clean, clean_budget, clean_normalize, clean_text, clean_html, clean_markdown, metadata,
                 language, segment, prepare, lang),
     "translate": (engine, argos, translate_metadata, translate_segments),
-    "extract": (rules, entities, numbers, notation, mentions, subjects, conditions, releases, nlp, anchors, glossary,
-                claims, document, fidelity, lang),
+    "extract": (rules, prefilter, entities, numbers, notation, mentions, subjects, conditions, releases, nlp, anchors,
+                glossary, claims, document, fidelity, lang),
 }
 # The cross-document comparison of renderings: a change to these re-aligns every stored pair
 # (ingest.run.renderings keys the stored alignments on their digest and the documents' versions).
