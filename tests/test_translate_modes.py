@@ -148,3 +148,43 @@ def test_the_command_line(tmp_path, seeds, both_installed):
 def test_an_unknown_mode_is_refused():
     with pytest.raises(ValueError, match="all, evidence, none"):
         RunOptions(translate="some")
+
+
+class FailsOnSecondCall:
+    """A real engine that breaks down after its first call (a crash in the middle of a fill)."""
+
+    def __init__(self, engine) -> None:
+        self.engine, self.calls = engine, 0
+        self.name, self.fingerprint = engine.name, engine.fingerprint
+
+    def package_key(self, lang):
+        return self.engine.package_key(lang)
+
+    def package_keys(self):
+        return self.engine.package_keys()
+
+    def translate(self, lang, texts):
+        self.calls += 1
+        if self.calls > 1:
+            raise RuntimeError("the engine broke down")
+        return self.engine.translate(lang, texts)
+
+
+def test_a_fill_that_breaks_off_leaves_whole_documents(tmp_path, seeds, both_installed, fast_settings):
+    from ingest.translate.waiting import fill_waiting
+
+    db, _ = ingest(seeds, tmp_path, fast_settings, "none")
+    con = warehouse.connect(db)
+    try:
+        with pytest.raises(RuntimeError, match="broke down"):
+            # one document per batch, and its languages' calls: the first batch commits, the second fails
+            fill_waiting(con, FailsOnSecondCall(make_engine(settings=fast_settings)), batch_segments=1)
+        per_document = con.execute(
+            "SELECT doc_id, list(DISTINCT translation_status ORDER BY translation_status) FROM segments "
+            "WHERE translation_status IN ('translated', 'cached', 'waiting') GROUP BY 1 ORDER BY 1").fetchall()
+        cache_rows = con.execute("SELECT count(*) FROM translation_cache").fetchone()[0]
+    finally:
+        con.close()
+    assert [statuses for _, statuses in per_document].count(["translated"]) == 1
+    assert all(statuses in (["translated"], ["waiting"]) for _, statuses in per_document), per_document
+    assert cache_rows > 0

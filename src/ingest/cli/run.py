@@ -70,7 +70,7 @@ def run(paths: List[Path] = typer.Argument(None, help=describe("paths"), show_de
         fail("--dask and --dask-address run the flow's tasks on Dask; drop --no-prefect", Exit.USAGE)
     server = _running_server() if prefect is not False else None
     try:
-        with _progress_bar() as progress:
+        with progress_bar() as progress:
             result = _run_flow(options, server, progress) if prefect or options.uses_dask or server \
                 else _run_direct(options, progress)
     except WarehouseLockedError as error:
@@ -109,7 +109,7 @@ def _quiet_prefect() -> None:
 
 
 @contextlib.contextmanager
-def _progress_bar() -> Iterator:
+def progress_bar() -> Iterator:
     """A transient progress bar on stderr; `progress(step, done, total)` updates it."""
     from rich.progress import Progress
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from ..errors import INSTALL_FROM_FILE, IngestError, WarehouseLockedError, command
 from .consoles import Exit, fail, say
-from .run import _progress_bar, reports_option, warehouse_option
+from .run import progress_bar, reports_option, warehouse_option
 
 
 def translate(warehouse_path: Path = warehouse_option("The DuckDB warehouse whose waiting segments to translate."),
@@ -19,7 +19,7 @@ def translate(warehouse_path: Path = warehouse_option("The DuckDB warehouse whos
     from ..run.fill import translate_warehouse
 
     try:
-        with _progress_bar() as progress:
+        with progress_bar() as progress:
             result, paths = translate_warehouse(warehouse_path, reports, progress=progress)
     except FileNotFoundError as error:
         fail(str(error), Exit.USAGE)

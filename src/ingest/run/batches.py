@@ -50,11 +50,11 @@ class StageContext:
     translate: str = "all"  # RunOptions.translate: anything but "all" leaves segments `waiting`
 
     def stage_id(self, stage: str) -> str:
-        """The stage's id; a translate stage that defers has its own (so do the extractions after it),
-        while the documents' fingerprint stays that of the code and models: a re-run in another
-        mode skips unchanged documents, and the run fills what waits."""
+        """The stage's id; a translate stage that defers (evidence, none: the same output) has its
+        own, and so the extraction after it, while the documents' fingerprint stays that of the
+        code and models: a re-run in another mode skips unchanged documents and fills what waits."""
         stage_id = dict(self.stage_ids)[stage]
-        return f"{stage_id}.{self.translate}" if stage == "translate" and self.defers else stage_id
+        return f"{stage_id}.deferred" if stage == "translate" and self.defers else stage_id
 
     @property
     def defers(self) -> bool:
