@@ -166,3 +166,39 @@ def test_real_tokenizer_package_translates(skeleton_dir, argos_dir, tmp_path, fa
     assert installed.version == "1.1"  # the published package's metadata is kept
     assert {r.status for r in results} == {TRANSLATED}
     assert model.tokenize(["PyTorch 2.5がリリース"]) == [["▁P", "y", "To", "rch", "▁2.5", "が", "リリース"]]
+
+
+def test_threads_fill_the_cores_without_oversubscribing_them():
+    assert argos.translation_threads(1) == (1, 1)
+    assert argos.translation_threads(2) == (2, 1)
+    assert argos.translation_threads(8) == (4, 2)
+    inter, intra = argos.translation_threads()
+    assert inter * intra <= argos.usable_cpus()
+
+
+def test_batches_are_token_budgeted(ja_installed, monkeypatch):
+    options = []
+
+    class Recorder(EchoTranslator):
+        def translate_batch(self, source, target_prefix=None, **kwargs):
+            options.append(kwargs)
+            return super().translate_batch(source, target_prefix, **kwargs)
+
+    monkeypatch.setattr(argos, "open_translator", lambda model_dir, settings: Recorder())
+    argos.ArgosEngine().translate("ja", SEGMENTS)
+
+    assert [(o["batch_type"], o["max_batch_size"]) for o in options] == [("tokens", 1024)]
+
+
+def test_each_process_loads_the_model_once_across_runs(ja_installed, fast_settings, monkeypatch):
+    from ingest.run import batches
+
+    opened = []
+    real_open = argos.open_translator
+    monkeypatch.setattr(argos, "open_translator", lambda *a: opened.append(a) or real_open(*a))
+    monkeypatch.setattr(argos, "ArgosSettings", lambda: fast_settings)  # what a worker builds, kept short
+
+    for run_id in ("run-1", "run-2", "run-3"):  # a Dask worker serves batches of many runs
+        batches.worker_engine(batches.StageContext(run_id, "fingerprint", ())).translate("ja", SEGMENTS[:2])
+
+    assert len(opened) == 1

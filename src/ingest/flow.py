@@ -44,6 +44,7 @@ from .deploy import project_root
 from .records import DocumentOutcome, SourceFile, Status
 from .run.batches import StageContext, batches, crash_reason, failed_batch, process_batch
 from .run.faults import is_transient
+from .run.fill import fill_for_run
 from .run.loading import load_staged
 from .run.checks import update_checks
 from .run.report_cache import report_data
@@ -51,6 +52,7 @@ from .run.plan import Plan, plan_run
 from .run.runner import Progress, Run, RunSummary
 from .run.staging import StagedBatch, default_staging_dir
 from .settings import DEFAULTS, RunOptions, args_section
+from .translate import make_engine
 from .warehouse.load import record_run
 
 
@@ -179,11 +181,14 @@ ARTIFACT_MAX_ROWS = 2_000
 @task(name="check-and-report", cache_policy=NO_CACHE, persist_result=False, retries=3,
       retry_delay_seconds=exponential_backoff(2), **_RETRIES)
 def report_task(warehouse_path: str, reports_dir: str | None, summary: RunSummary, run_row: dict[str, Any],
-                cache_dir: str | None = None) -> list[str]:
-    """Record the run, write reports/ and attach the report and the conflicts table to the flow run."""
+                cache_dir: str | None = None, translate: str = DEFAULTS.translate) -> list[str]:
+    """Check, translate what `translate` asks for and is still waiting (`run.fill`), record the run,
+    write reports/ and attach the report and the conflicts table to the flow run."""
     con = warehouse.connect(warehouse_path)
     try:
         update_checks(con)
+        filled = fill_for_run(con, make_engine(), translate, lambda: report_data(con, summary, cache_dir), _report)
+        summary.filled, summary.waiting = filled.filled, filled.still_waiting
         record_run(con, run_row)
         data = report_data(con, summary, cache_dir)
     finally:
@@ -251,11 +256,13 @@ def ingest(paths: list[str] | None = None, warehouse_path: str = DEFAULTS.wareho
            reports_dir: str | None = DEFAULTS.reports_dir, batch_size: int = DEFAULTS.batch_size,
            max_concurrency: int = DEFAULTS.max_concurrency, dask: bool = DEFAULTS.dask,
            dask_address: str | None = DEFAULTS.dask_address, dask_workers: int = DEFAULTS.dask_workers,
-           stage_cache: bool = DEFAULTS.stage_cache, follow_links: bool = DEFAULTS.follow_links) -> State:
+           stage_cache: bool = DEFAULTS.stage_cache, follow_links: bool = DEFAULTS.follow_links,
+           translate: str = DEFAULTS.translate) -> State:
     options = RunOptions(paths=tuple(paths or DEFAULTS.paths), warehouse_path=warehouse_path, reports_dir=reports_dir,
                          batch_size=batch_size, max_concurrency=max_concurrency, dask=dask,
                          dask_address=dask_address, dask_workers=dask_workers,
-                         stage_cache=stage_cache, follow_links=follow_links).resolved(project_root())
+                         stage_cache=stage_cache, follow_links=follow_links,
+                         translate=translate).resolved(project_root())
     return _ingest(options)
 
 
@@ -296,7 +303,7 @@ def _ingest(options: RunOptions) -> State:
             staging.parent.rmdir()  # only if no other run is staging there
     run.account(staged, outcomes)
     report_task(options.warehouse_path, options.reports_dir, run.summary, run.row(),
-                str(run.cache_dir) if run.cache_dir else None)
+                str(run.cache_dir) if run.cache_dir else None, options.translate)
     summary = run.summary
     logger.info(summary.line())
     logger.info(summary.stages_line())

@@ -13,6 +13,9 @@ DEFAULT_INPUTS = ("seeds",)
 DEFAULT_WAREHOUSE = "warehouse/ingest.duckdb"
 DEFAULT_REPORTS = "reports"
 DEFAULT_BATCH_SIZE = 50
+# What a run translates: everything (as before), only the sentences the report shows (the rest
+# waits for `ingest translate`), or nothing (everything with a package waits).
+TRANSLATE_MODES = ("all", "evidence", "none")
 
 
 def _help(text: str) -> dict[str, str]:
@@ -40,6 +43,9 @@ class RunOptions:
         "Read and write the stage cache next to the warehouse (off: recompute every stage)."))
     follow_links: bool = field(default=False, metadata=_help(
         "Read file links that point outside the input folders (off: such a link is a failed document)."))
+    translate: str = field(default="all", metadata=_help(
+        "What to translate: all (every segment), evidence (only the sentences the report shows, first; "
+        "the rest waits for `ingest translate`) or none (everything waits)."))
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "paths", tuple(str(p) for p in (self.paths or DEFAULT_INPUTS)))
@@ -47,6 +53,8 @@ class RunOptions:
         if self.reports_dir is not None:
             object.__setattr__(self, "reports_dir", str(self.reports_dir))
         object.__setattr__(self, "batch_size", max(1, int(self.batch_size)))
+        if self.translate not in TRANSLATE_MODES:
+            raise ValueError(f"translate must be one of {', '.join(TRANSLATE_MODES)}, not {self.translate!r}")
 
     @property
     def uses_dask(self) -> bool:

@@ -1,4 +1,4 @@
-"""`ingest`: a thin command line over the library (run, prune, report, sql, export, eval, models)."""
+"""`ingest`: a thin command line over the library (run, prune, translate, report, sql, export, eval, models)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from importlib.metadata import PackageNotFoundError, version
 
 import typer
 
-from . import evaluate, models, query, run
+from . import evaluate, models, query, run, translate
 from .consoles import say
 
 
@@ -38,6 +38,7 @@ def main(show_version: bool = typer.Option(False, "--version", callback=_print_v
 
 app.command("run")(run.run)
 app.command("prune")(run.prune)
+app.command("translate")(translate.translate)
 app.command("report")(query.report)
 app.command("sql")(query.sql)
 app.command("export")(query.export)

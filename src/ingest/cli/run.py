@@ -16,7 +16,7 @@ from typing import Iterator, List, Optional
 import typer
 
 from ..errors import INSTALL_FROM_FILE, IngestError, WarehouseLockedError, command, install_command
-from ..settings import DEFAULTS, RunOptions, describe
+from ..settings import DEFAULTS, TRANSLATE_MODES, RunOptions, describe
 from ..translate.packages import broken_packages
 from .consoles import Exit, err, fail, say, warn
 from .models import warn_broken
@@ -47,6 +47,8 @@ def run(paths: List[Path] = typer.Argument(None, help=describe("paths"), show_de
         no_stage_cache: bool = typer.Option(False, "--no-stage-cache",
                                             help="Recompute every stage (the cache next to the warehouse is not read or written)."),
         follow_links: bool = typer.Option(DEFAULTS.follow_links, "--follow-links", help=describe("follow_links")),
+        translate: str = typer.Option(DEFAULTS.translate, "--translate", metavar="|".join(TRANSLATE_MODES),
+                                      help=describe("translate")),
         allow_failures: bool = typer.Option(False, "--allow-failures",
                                             help="Exit 0 even when some files failed (they are still listed).")) -> None:
     """Ingest files or folders into the warehouse and write the consistency report.
@@ -54,11 +56,13 @@ def run(paths: List[Path] = typer.Argument(None, help=describe("paths"), show_de
     Exit status: 0 done, 1 some files failed (see --allow-failures) or the run failed, 2 usage,
     3 the warehouse is locked by another process.
     """
+    if translate not in TRANSLATE_MODES:
+        fail(f"unknown --translate {translate!r}; choose one of {', '.join(TRANSLATE_MODES)}", Exit.USAGE)
     # Paths are made absolute here: the flow resolves relative ones against the project root.
     options = RunOptions(paths=tuple(str(Path(p).resolve()) for p in (paths or DEFAULTS.paths)),
                          warehouse_path=str(warehouse_path.resolve()), reports_dir=str(reports.resolve()),
                          batch_size=batch_size, dask=dask, dask_address=dask_address, dask_workers=dask_workers,
-                         stage_cache=not no_stage_cache, follow_links=follow_links)
+                         stage_cache=not no_stage_cache, follow_links=follow_links, translate=translate)
     missing = [p for p in options.paths if not Path(p).exists()]
     if missing:
         fail(f"input path(s) not found: {', '.join(missing)}", Exit.USAGE)
@@ -66,7 +70,7 @@ def run(paths: List[Path] = typer.Argument(None, help=describe("paths"), show_de
         fail("--dask and --dask-address run the flow's tasks on Dask; drop --no-prefect", Exit.USAGE)
     server = _running_server() if prefect is not False else None
     try:
-        with _progress_bar() as progress:
+        with progress_bar() as progress:
             result = _run_flow(options, server, progress) if prefect or options.uses_dask or server \
                 else _run_direct(options, progress)
     except WarehouseLockedError as error:
@@ -105,7 +109,7 @@ def _quiet_prefect() -> None:
 
 
 @contextlib.contextmanager
-def _progress_bar() -> Iterator:
+def progress_bar() -> Iterator:
     """A transient progress bar on stderr; `progress(step, done, total)` updates it."""
     from rich.progress import Progress
 
@@ -161,6 +165,10 @@ def _print_result(result: dict) -> None:
     workers = [w for w in result.get("workers") or [] if not w.startswith("pid ")]
     if workers:
         say(f"  stages ran on {len(workers)} Dask worker(s): {', '.join(workers)}")
+    if result.get("filled"):
+        say(f"  translated after the checks: {result['filled']} segment(s)")
+    if result.get("waiting"):
+        say(f"  {result['waiting']} segment(s) wait for a translation: `{command('translate')}` fills them")
     for path in result.get("reports") or []:
         say(f"  report: {path}")
 

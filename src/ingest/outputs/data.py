@@ -109,6 +109,14 @@ class ReportData:
     summary_line: str | None = None
     titles: dict[str, str] = field(default_factory=dict)
 
+    def shown_sentences(self) -> set[tuple[str, str]]:
+        """(doc_id, source sentence) of every piece of evidence the report shows: the sentences
+        `--translate evidence` translates first."""
+        evidence = [e for finding in self.contradictions for side in finding.sides for e in side.evidence]
+        evidence += [e for corroboration in self.corroborations for e in corroboration.evidence]
+        evidence += [e for note in self.notes for e in note.evidence]
+        return {(e.doc_id, e.text) for e in evidence}
+
 
 def generated_at() -> str:
     return utc_now().strftime("%Y-%m-%d %H:%M UTC")

@@ -12,7 +12,7 @@ from functools import lru_cache
 import jinja2
 from markupsafe import Markup, escape
 
-from ..errors import INSTALL_FROM_FILE, install_command
+from ..errors import INSTALL_FROM_FILE, command, install_command
 from .data import ReportData
 
 
@@ -30,7 +30,8 @@ def _environment() -> jinja2.Environment:
     environment = jinja2.Environment(loader=jinja2.PackageLoader("ingest.outputs", "templates"),
                                      autoescape=True, undefined=jinja2.StrictUndefined)
     environment.filters["highlight"] = highlight
-    environment.globals.update(install_command=install_command, install_from_file=INSTALL_FROM_FILE)
+    environment.globals.update(install_command=install_command, install_from_file=INSTALL_FROM_FILE,
+                               fill_command=command("translate"))
     return environment
 
 

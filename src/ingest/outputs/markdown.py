@@ -16,7 +16,7 @@ from typing import Any
 import jinja2
 from markupsafe import Markup
 
-from ..errors import INSTALL_FROM_FILE, install_command
+from ..errors import INSTALL_FROM_FILE, command, install_command
 from .data import ReportData
 
 _LINE_BREAKS = re.compile(r"\r\n|[\r\n\u2028\u2029\x0b\x0c\x85]")
@@ -49,7 +49,8 @@ def _environment() -> jinja2.Environment:
     environment = jinja2.Environment(loader=jinja2.PackageLoader("ingest.outputs", "templates"), autoescape=True,
                                      finalize=_finalize, keep_trailing_newline=True, trim_blocks=True,
                                      lstrip_blocks=True, undefined=jinja2.StrictUndefined)
-    environment.globals.update(install_command=install_command, install_from_file=INSTALL_FROM_FILE, code=_code)
+    environment.globals.update(install_command=install_command, install_from_file=INSTALL_FROM_FILE, code=_code,
+                               fill_command=command("translate"))
     return environment
 
 

@@ -26,7 +26,7 @@ from ..records import DOCUMENT_TABLES, DocumentRows, PreparedDocument, SegmentRe
 from ..translate import TranslationEngine, make_engine
 from ..translate import cache as translation_cache
 from ..translate import segments as translation
-from ..translate.engine import Translation
+from ..translate.engine import Translation, WaitingEngine
 from ..translate.fidelity import check_fidelity
 from .cache import StageCache
 from .identity import STAGES, run_fingerprint, sha, stage_ids
@@ -47,16 +47,27 @@ class StageContext:
     cache_dir: str | None = None
     staging_dir: str | None = None
     warehouse: str | None = None  # read (never written) by workers for cached translations
+    translate: str = "all"  # RunOptions.translate: anything but "all" leaves segments `waiting`
 
     def stage_id(self, stage: str) -> str:
-        return dict(self.stage_ids)[stage]
+        """The stage's id; a translate stage that defers (evidence, none: the same output) has its
+        own, and so the extraction after it, while the documents' fingerprint stays that of the
+        code and models: a re-run in another mode skips unchanged documents and fills what waits."""
+        stage_id = dict(self.stage_ids)[stage]
+        return f"{stage_id}.deferred" if stage == "translate" and self.defers else stage_id
+
+    @property
+    def defers(self) -> bool:
+        """Whether the stages leave translation for later (evidence first, or none)."""
+        return self.translate != "all"
 
 
 def make_context(run_id: str, engine: TranslationEngine, cache_dir: str | Path | None = None,
-                 staging_dir: str | Path | None = None, warehouse_path: str | Path | None = None) -> StageContext:
+                 staging_dir: str | Path | None = None, warehouse_path: str | Path | None = None,
+                 translate: str = "all") -> StageContext:
     return StageContext(run_id, run_fingerprint(engine), tuple(sorted(stage_ids(engine).items())),
                         str(cache_dir) if cache_dir else None, str(staging_dir) if staging_dir else None,
-                        str(warehouse_path) if warehouse_path else None)
+                        str(warehouse_path) if warehouse_path else None, translate)
 
 
 def stage_keys(source: SourceFile, context: StageContext) -> dict[str, str]:
@@ -243,7 +254,10 @@ def process_batch(sources: Sequence[SourceFile], context: StageContext, engine: 
     without it the exception propagates (the Prefect flow then reruns the batch's documents
     one per task, so only the bad one fails its task).
     """
-    batch = _Batch(sources, context, engine if engine is not None else worker_engine(context), isolate)
+    engine = engine if engine is not None else worker_engine(context)
+    if context.defers:  # the run translates after the checks, what the report shows first
+        engine = WaitingEngine(engine)
+    batch = _Batch(sources, context, engine, isolate)
     prepared = batch.prepare(batch.from_extract_cache())
     batch.translate(prepared)
     batch.extract(prepared)

@@ -49,11 +49,12 @@ CHECK_RUNNERS = ("ingest.run.checks", "ingest.run.renderings", "ingest.run.truth
 # what a stage outputs for a document.
 OUTPUT_NEUTRAL = {"ingest", discover.__name__} | {f"ingest.{name}" for name in (
     "__main__", "errors", "settings", "deploy", "flow", "prefect_server", "evaluate", "evaluate.claims",
-    "evaluate.renderings", "translate", "translate.cache", "translate.packages", "translate.archive", "translate.index", "extract",
+    "evaluate.renderings", "translate", "translate.cache", "translate.packages", "translate.archive", "translate.index",
+    "translate.waiting", "extract",
     "warehouse", "warehouse.load", "warehouse.rows", "warehouse.export",
     "run", "run.identity", "run.cache", "run.batches", "run.staging", "run.loading", "run.runner", "run.faults",
-    "run.plan", "run.report_cache", "outputs", "outputs.data", "outputs.markdown", "outputs.html", "outputs.files",
-    "cli", "cli.consoles", "cli.formats", "cli.run", "cli.query", "cli.models", "cli.evaluate")}
+    "run.plan", "run.report_cache", "run.fill", "outputs", "outputs.data", "outputs.markdown", "outputs.html", "outputs.files",
+    "cli", "cli.consoles", "cli.formats", "cli.run", "cli.query", "cli.models", "cli.evaluate", "cli.translate")}
 
 
 def _stage_data(stage: str) -> list[tuple[str, bytes]]:

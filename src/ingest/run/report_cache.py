@@ -12,6 +12,7 @@ import duckdb
 
 from .. import outputs, warehouse
 from ..outputs import data as report_model
+from ..translate.waiting import waiting_count
 from .cache import StageCache
 
 if TYPE_CHECKING:
@@ -20,8 +21,10 @@ if TYPE_CHECKING:
 
 def _report_key(con: duckdb.DuckDBPyConnection) -> str:
     """What the report's data depends on: every document's bytes, pipeline version and status,
-    the schema and check SQL, and the report code."""
+    how many segments wait for a translation (filling them changes the English shown), the
+    schema and check SQL, and the report code."""
     digest = hashlib.sha256(warehouse.documents_digest(con).encode())
+    digest.update(f"waiting={waiting_count(con)}".encode())
     for file in warehouse.sql_files():
         digest.update(file.read_bytes())
     digest.update(Path(report_model.__file__ or "").read_bytes())

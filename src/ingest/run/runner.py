@@ -24,8 +24,9 @@ from .cache import usable_cache_dir
 from .identity import STAGES, run_fingerprint
 from .loading import load_staged
 from .checks import update_checks
+from .fill import fill_for_run
 from .plan import Plan, plan_run, prune_missing
-from .report_cache import write_reports
+from .report_cache import report_data, write_reports
 from .staging import StagedBatch
 
 Progress = Callable[[str, int, int], None]
@@ -45,6 +46,8 @@ class RunSummary:
     work: dict[str, int] = field(default_factory=dict)  # stage -> documents computed this run
     cached: dict[str, int] = field(default_factory=dict)  # stage -> documents read from the stage cache
     warnings: list[str] = field(default_factory=list)  # what the run did differently than asked, and why
+    filled: int = 0  # segments translated after the checks (--translate evidence: the report's sentences)
+    waiting: int = 0  # segments left waiting for `ingest translate`
 
     def count(self, outcome: DocumentOutcome) -> None:
         """Tally one loaded document by its status."""
@@ -60,7 +63,8 @@ class RunSummary:
         return {"run_id": self.run_id, "files": self.n_files, "loaded": len(self.loaded),
                 "skipped": len(self.skipped), "failed": len(self.failed), "duplicates": len(self.duplicates),
                 "missing": self.missing, "missing_pairs": self.missing_pairs, "reports": self.report_paths,
-                "errors": self.failed, "work": self.work, "cached": self.cached, "warnings": self.warnings, **extra}
+                "errors": self.failed, "work": self.work, "cached": self.cached, "warnings": self.warnings,
+                "filled": self.filled, "waiting": self.waiting, **extra}
 
     def line(self) -> str:
         return (f"{self.n_files} files: {len(self.loaded)} loaded, {len(self.skipped)} unchanged (skipped), "
@@ -87,6 +91,7 @@ class Run:
     def __init__(self, options: RunOptions, engine: TranslationEngine | None = None) -> None:
         self.options = options
         self.engine = engine or make_engine()
+        self.translator = self.engine  # without the run's cache snapshot: filling uses the warehouse's cache
         # Pipeline version, engine and every stage's version and code: unchanged documents are skipped.
         self.fingerprint = run_fingerprint(self.engine)
         self.summary = RunSummary(new_run_id())
@@ -101,7 +106,7 @@ class Run:
     def context(self, staging_dir: str | Path | None = None) -> StageContext:
         """The picklable context batches of this run need (on any process)."""
         return make_context(self.summary.run_id, self.engine, self.cache_dir, staging_dir,
-                            self.options.warehouse_path)
+                            self.options.warehouse_path, self.options.translate)
 
     def pending(self) -> list[SourceFile]:
         """Plan the run (`plan.plan_run`): the sources that need work; unchanged ones are counted
@@ -160,11 +165,19 @@ class Run:
             "status": "completed" if not summary.failed else "completed_with_failures",
         }
 
-    def finish(self) -> RunSummary:
-        """Record the run and write the reports (their data from the stage cache if no document changed)."""
+    def fill(self, con, progress: Progress | None = None) -> None:
+        """Translate what `translate` asks for and the stages left waiting (after the checks)."""
+        filled = fill_for_run(con, self.translator, self.options.translate,
+                              lambda: report_data(con, self.summary, self.cache_dir), progress)
+        self.summary.filled, self.summary.waiting = filled.filled, filled.still_waiting
+
+    def finish(self, progress: Progress | None = None) -> RunSummary:
+        """Check, translate what waits for the report, record the run and write the reports (their
+        data from the stage cache if nothing changed)."""
         con = warehouse.connect(self.options.warehouse_path)
         try:
             update_checks(con)
+            self.fill(con, progress)
             record_run(con, self.row())
             if self.options.reports_dir is not None:
                 paths, _ = write_reports(con, self.options.reports_dir, self.summary, self.cache_dir)
@@ -176,7 +189,8 @@ class Run:
 
 def run_pipeline(paths: Sequence[str | Path], warehouse_path: str | Path, reports_dir: str | Path | None,
                  engine: TranslationEngine | None = None, progress: Progress | None = None,
-                 batch_size: int | None = None, stage_cache: bool = True, follow_links: bool = False) -> RunSummary:
+                 batch_size: int | None = None, stage_cache: bool = True, follow_links: bool = False,
+                 translate: str = "all") -> RunSummary:
     """Ingest `paths` into the warehouse and write the report, without Prefect.
 
     Unchanged documents are skipped; the others go through the stages in batches (each
@@ -186,7 +200,7 @@ def run_pipeline(paths: Sequence[str | Path], warehouse_path: str | Path, report
     options = RunOptions(paths=tuple(str(p) for p in paths), warehouse_path=str(warehouse_path),
                          reports_dir=str(reports_dir) if reports_dir is not None else None,
                          batch_size=batch_size or RunOptions().batch_size, stage_cache=stage_cache,
-                         follow_links=follow_links)
+                         follow_links=follow_links, translate=translate)
     return run(options, engine, progress)
 
 
@@ -195,7 +209,7 @@ def run(options: RunOptions, engine: TranslationEngine | None = None, progress: 
     current = Run(options, engine)
     todo = current.pending()
     current.load_staged(current.stage(todo, progress), progress)
-    return current.finish()
+    return current.finish(progress)
 
 
 def prune(warehouse_path: str | Path) -> list[str]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Protocol, Sequence
 
-from ..errors import install_hint
+from ..errors import command, install_hint
 from ..records import NO_LANGUAGE
 from .cache import PackageKey, TranslationCache, engine_label
 
@@ -18,6 +18,10 @@ TRANSLATED = "translated"
 CACHED = "cached"
 UNTRANSLATED = "untranslated"
 NOT_NEEDED = "not_needed"
+# A package is installed but the run left the segment for later (`--translate evidence|none`):
+# `ingest translate` fills it.
+WAITING = "waiting"
+WAITING_REASON = f"not translated by this run (--translate evidence or none); `{command('translate')}` translates it"
 TARGET_LANGUAGE = "en"
 
 
@@ -122,3 +126,32 @@ class CachedEngine:
             self.cache.store(key, stored)
         label = engine_label(self.name, key)
         return [Translation(cached[text], CACHED, label) if text in cached else fresh[text] for text in texts]
+
+
+class WaitingEngine:
+    """An engine that defers: segments its engine has a package for are marked `waiting` instead
+    of translated (they are filled later, from the warehouse); the others get what the engine
+    says without translating (untranslated, not needed)."""
+
+    def __init__(self, engine: TranslationEngine) -> None:
+        self.engine = engine
+        self.name = engine.name
+
+    @property
+    def fingerprint(self) -> str:
+        return self.engine.fingerprint
+
+    def missing_pairs(self, langs: Sequence[str]) -> list[str]:
+        return self.engine.missing_pairs(langs)
+
+    def package_key(self, lang: str) -> PackageKey | None:
+        return self.engine.package_key(lang)
+
+    def package_keys(self) -> list[PackageKey]:
+        return self.engine.package_keys()
+
+    def translate(self, lang: str, texts: Sequence[str]) -> list[Translation]:
+        if not needs_translation(lang) or self.package_key(lang) is None:
+            return self.engine.translate(lang, texts)  # no model call: not needed, or no package
+        return [Translation(None, WAITING, None, WAITING_REASON) if text.strip() else Translation(text, NOT_NEEDED)
+                for text in texts]

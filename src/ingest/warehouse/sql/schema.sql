@@ -40,7 +40,7 @@ CREATE TABLE IF NOT EXISTS segments (
     char_end           INTEGER,
     text               VARCHAR NOT NULL,
     text_en            VARCHAR,
-    translation_status VARCHAR,             -- translated | cached | untranslated | not_needed
+    translation_status VARCHAR,             -- translated | cached | untranslated (no package) | not_needed | waiting
     translation_engine VARCHAR,
     translation_reason VARCHAR,
     PRIMARY KEY (doc_id, seg_idx)

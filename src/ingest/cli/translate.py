@@ -1,0 +1,39 @@
+"""`ingest translate`: translate the segments earlier runs left waiting (`--translate evidence|none`)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..errors import INSTALL_FROM_FILE, IngestError, WarehouseLockedError, command
+from .consoles import Exit, fail, say
+from .run import progress_bar, reports_option, warehouse_option
+
+
+def translate(warehouse_path: Path = warehouse_option("The DuckDB warehouse whose waiting segments to translate."),
+              reports: Path = reports_option()) -> None:
+    """Translate every segment that waits for a translation (cache first), then rewrite the report.
+
+    Runs left them waiting with `ingest run --translate evidence` or `none`. A second call finds
+    nothing to do. Exit status: 0 done, 1 failed, 2 no such warehouse, 3 the warehouse is locked.
+    """
+    from ..run.fill import translate_warehouse
+
+    try:
+        with progress_bar() as progress:
+            result, paths = translate_warehouse(warehouse_path, reports, progress=progress)
+    except FileNotFoundError as error:
+        fail(str(error), Exit.USAGE)
+    except WarehouseLockedError as error:
+        fail(str(error), Exit.LOCKED)
+    except IngestError as error:
+        fail(str(error))
+    if not result.filled and not result.still_waiting:
+        say("nothing waits for a translation")
+    else:
+        say(f"{result.filled} segment(s) translated ({result.cached} from the cache), "
+            f"{result.still_waiting} still waiting")
+    if result.still_waiting:
+        say(f"  the rest has no installed package: `{command('models install LANG')}` or `{INSTALL_FROM_FILE}`, "
+            f"then `{command('translate')}` again")
+    for path in paths:
+        say(f"  report: {path}")
