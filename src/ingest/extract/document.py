@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any, Callable, Sequence
 
-from ..records import DocumentRows, ExtractedDocument, PreparedDocument, Status, as_rows, utc_now
 from ..lang import profile
+from ..records import DocumentRows, ExtractedDocument, PreparedDocument, Status, as_rows, utc_now
 from .anchors import segment_anchors
 from .claims import SegmentInput, build_claims
 from .releases import document_release
@@ -51,9 +51,9 @@ def extract_document(prepared: PreparedDocument, run_id: str, fingerprint: str,
     """Entities, claims and translation issues of a prepared document, as warehouse rows."""
     if prepared.status != Status.OK:
         return ExtractedDocument(prepared, document_only(prepared, run_id, fingerprint))
-    # The document's language decides the entity rules of every segment (a quoted English sentence
-    # keeps the Japanese counters). No spaCy Doc is built: nothing reads its tokens or `doc.ents`,
-    # and tokenising cost as much as the rest of extraction (`ingest.extract.nlp` still offers them).
+    # Entity rules follow the document's language (as the spaCy pipeline picked per document did),
+    # mentions the segment's. No spaCy Doc is built: nothing read its tokens or `doc.ents`, and
+    # tokenising plus Doc building was about half of the stage (`ingest.extract.nlp` still offers them).
     rules_lang = profile(prepared.lang).code
     inputs, entity_rows, mention_rows_, anchor_rows, issues = [], [], [], [], []
     for record in prepared.segments:

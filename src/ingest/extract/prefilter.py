@@ -3,9 +3,9 @@
 Every match of a pattern contains certain characters: "GB/s" a "G", a number a digit, "Xeon"
 an "X", "百分之…" a "百". `required_sets` reads them off the parsed pattern, conservatively
 (what it cannot prove, such as non-ASCII letters under IGNORECASE, is left out), and a
-`Prefilter` drops the patterns whose required characters are missing from a text. Most segments hold no digit and
-no unit, so most of the ~60 rule scans per segment need not run; the scans that do run are
-the same as before, so what is extracted does not change.
+`Prefilter` drops the patterns whose required characters are missing from a text. Most
+segments hold no digit and no unit, so most of the ~60 rule scans per segment need not run;
+the scans that do run are the same as before, so what is extracted does not change.
 """
 
 from __future__ import annotations
