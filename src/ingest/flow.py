@@ -8,7 +8,8 @@ What a run looks like in the Prefect UI:
     │                          from the stage cache when its inputs are unchanged; rows to Parquet
     │                          (with Dask: inside an `ingest-stages` subflow running on Dask)
     ├── load                   the only process that writes DuckDB: one transaction per batch
-    └── check-and-report       the `runs` row, reports/, and the report + conflicts artifacts
+    └── check-and-report       the checks, the translation of what waits (`translate`: the report's
+                               sentences first), the `runs` row, reports/, the report + conflicts artifacts
 
 An unchanged re-run is `plan` and `check-and-report` only.
 

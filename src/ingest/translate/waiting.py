@@ -117,11 +117,10 @@ def _translate(engine: TranslationEngine, batch: Sequence[WaitingSegment]) -> li
     positions: dict[str, list[int]] = defaultdict(list)
     for position, segment in enumerate(batch):
         positions[segment.lang].append(position)
-    results: list[Translation | None] = [None] * len(batch)
+    results: dict[int, Translation] = {}
     for lang, indices in positions.items():
-        for index, translation in zip(indices, engine.translate(lang, [batch[i].text for i in indices]), strict=True):
-            results[index] = translation
-    return [r if r is not None else Translation(None, WAITING) for r in results]
+        results.update(zip(indices, engine.translate(lang, [batch[i].text for i in indices]), strict=True))
+    return [results[position] for position in range(len(batch))]
 
 
 class _BufferedCache:
