@@ -188,3 +188,20 @@ def test_a_fill_that_breaks_off_leaves_whole_documents(tmp_path, seeds, both_ins
     assert [statuses for _, statuses in per_document].count(["translated"]) == 1
     assert all(statuses in (["translated"], ["waiting"]) for _, statuses in per_document), per_document
     assert cache_rows > 0
+
+
+@pytest.mark.integration
+def test_the_flow_translates_evidence_first_and_a_later_all_run_fills_the_rest(prefect_api, tmp_path, seeds,
+                                                                               both_installed):
+    from ingest.flow import ingest as ingest_flow
+
+    db = tmp_path / "flow.duckdb"
+    options = dict(paths=[str(seeds)], warehouse_path=str(db), reports_dir=str(tmp_path / "flow-reports"))
+    first = ingest_flow(**options, translate="evidence")
+    counts = statuses(db)
+    translated = counts.get("translated", 0) + counts.get("cached", 0)
+    assert first["loaded"] == 4 and 0 < first["filled"] == translated < first["waiting"] == counts["waiting"]
+
+    # what a deployment run with -p translate=all does on an unchanged warehouse
+    second = ingest_flow(**options, translate="all")
+    assert second["skipped"] == 4 and second["filled"] == first["waiting"] and "waiting" not in statuses(db)
