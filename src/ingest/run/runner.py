@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable, Sequence
 
+import duckdb
+
 from .. import warehouse
 from ..outputs import check_reports_dir
 from ..records import DocumentOutcome, SourceFile, Status, utc_now
@@ -165,7 +167,7 @@ class Run:
             "status": "completed" if not summary.failed else "completed_with_failures",
         }
 
-    def fill(self, con, progress: Progress | None = None) -> None:
+    def fill(self, con: duckdb.DuckDBPyConnection, progress: Progress | None = None) -> None:
         """Translate what `translate` asks for and the stages left waiting (after the checks)."""
         filled = fill_for_run(con, self.translator, self.options.translate,
                               lambda: report_data(con, self.summary, self.cache_dir), progress)
