@@ -287,6 +287,7 @@ def against(ref: str, pairs: int, size: int, seed: int, work: Path, scratch: Pat
     """This code and the code at `ref`, side by side: `pairs` uncached end-to-end runs of each (with
     reports, stage cache off so every stage runs), alternated so that drift in the machine's speed
     hits both alike, each timed per stage; then the library baselines on this code's warehouse."""
+    git = git_state()  # of the snapshot just taken, not of commits made while the runs go on
     corpus = work / f"corpus-{size}"
     log(f"building corpus of {size}")
     build_corpus(size, corpus, seed=seed)
@@ -303,7 +304,7 @@ def against(ref: str, pairs: int, size: int, seed: int, work: Path, scratch: Pat
     baselines = child("baselines", {"corpus": str(corpus), "warehouse": str(work / "w-this.duckdb"),
                                     "scratch": str(scratch), "sample_every": 4 if size >= 400 else 1}, scratch)
     results = {"command": "uv run python -m bench " + " ".join(sys.argv[1:]), "machine": machine(),
-               "git": git_state(), "ref": ref, "size": size, "seed": seed, "runs": runs, "baselines": baselines}
+               "git": git, "ref": ref, "size": size, "seed": seed, "runs": runs, "baselines": baselines}
     markdown = render_against(results)
     out = RESULTS / f"against-{ref}.json"
     out.parent.mkdir(parents=True, exist_ok=True)

@@ -53,7 +53,7 @@ def extract_document(prepared: PreparedDocument, run_id: str, fingerprint: str,
         return ExtractedDocument(prepared, document_only(prepared, run_id, fingerprint))
     # Entity rules follow the document's language (as the spaCy pipeline picked per document did),
     # mentions the segment's. No spaCy Doc is built: nothing read its tokens or `doc.ents`, and
-    # tokenising plus Doc building was about half of the stage (`ingest.extract.nlp` still offers them).
+    # tokenising and building Docs was about 40 % of the stage (`ingest.extract.nlp` still offers them).
     rules_lang = profile(prepared.lang).code
     inputs, entity_rows, mention_rows_, anchor_rows, issues = [], [], [], [], []
     for record in prepared.segments:
