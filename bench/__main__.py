@@ -10,7 +10,14 @@ Builds the scale corpus (bench/corpus.py), then, each measurement in its own pro
 4. the consistency views on the first k documents of the warehouse, for several k;
 5. larger sizes (10,000) in a lean pass: `run_pipeline` without reports, total time and
    peak RSS only — skipped when the time projected from the --stage-size run does not
-   fit in --budget-minutes (say so in the results; --budget-minutes 0 means no limit).
+   fit in --budget-minutes (say so in the results; --budget-minutes 0 means no limit);
+6. side by side (--refs): uncached runs of the --stage-size corpus with this code and the code
+   at each ref, in rotation (A B C A B C), as speed-ups;
+7. translation (bench/translate_bench.py): our engine against raw CTranslate2 batching, one
+   sentence and one paragraph at a time, on the random-weight package; and the time to a
+   complete report with that package installed (`--translate evidence`) over the time without;
+8. Prefect and Dask (bench/prefect_overhead.py): the flow against the stages called directly,
+   and the flow with its stages on 2 local Dask workers against the flow on one process.
 
 Results: bench/results/latest.json, bench/results/latest.md (also printed) and the
 README section between `<!-- bench:start -->` and `<!-- bench:end -->`.
@@ -34,7 +41,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.corpus import build_corpus, corpus_mix, mutate_corpus, read_manifest
-from bench.report import evaluate, render_markdown, stage_rows, update_readme
+from bench.report import evaluate, render_markdown, speedups, stage_rows, update_readme
 
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "bench" / "results"
@@ -44,6 +51,12 @@ def log(message: str) -> None:
     print(f"[bench {dt.datetime.now():%H:%M:%S}] {message}", file=sys.stderr, flush=True)
 
 
+# The code this one is timed against in the full benchmark: why that commit, and the least speed-up
+# (its time / this code's) that meets the goal set then.
+BASELINE_REFS = {
+    "872b70f": ("the code before the speed issue (#14)", 1.75),
+    "0f14a09": ("the code before the renderings and claims issues (#12, #15): within 10 %", 1 / 1.1),
+}
 CODE: Path | None = None  # the snapshot of src/ingest and warehouse/*.sql the children import
 
 
@@ -82,6 +95,13 @@ def snapshot_ref(work: Path, ref: str) -> Path:
     return code
 
 
+def child_env(code: Path | None) -> dict[str, str]:
+    """The environment of a child process: `code`'s src first on the path, no telemetry, no progress bars."""
+    path = [str(code / "src") if code else None, str(ROOT), os.environ.get("PYTHONPATH")]
+    return {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, path)),
+            "PREFECT_SERVER_ANALYTICS_ENABLED": "false", "DO_NOT_TRACK": "1", "TQDM_DISABLE": "1"}
+
+
 def child(task: str, params: dict[str, Any], scratch: Path, timeout_s: float | None = None,
           code: Path | None = None) -> dict[str, Any]:
     """Run one measurement in a fresh interpreter on `code` (default: the snapshot); its JSON result
@@ -89,13 +109,9 @@ def child(task: str, params: dict[str, Any], scratch: Path, timeout_s: float | N
     name = f"{task}-{int(time.time() * 1000)}"
     params_file, out_file = scratch / f"{name}.params.json", scratch / f"{name}.out.json"
     params_file.write_text(json.dumps(params), "utf-8")
-    code = code or CODE
-    path = [str(code / "src") if code else None, str(ROOT), os.environ.get("PYTHONPATH")]
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, path)),
-           "PREFECT_SERVER_ANALYTICS_ENABLED": "false", "DO_NOT_TRACK": "1", "TQDM_DISABLE": "1"}
     start = time.perf_counter()
     completed = subprocess.run([sys.executable, "-m", "bench.child", task, str(params_file), str(out_file)],
-                               cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               cwd=ROOT, env=child_env(code or CODE), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                                timeout=timeout_s)
     elapsed = time.perf_counter() - start
     if completed.returncode != 0:
@@ -103,6 +119,18 @@ def child(task: str, params: dict[str, Any], scratch: Path, timeout_s: float | N
     result = json.loads(out_file.read_text("utf-8"))
     result["child_wall_s"] = elapsed
     return result
+
+
+def module_child(module: str, arguments: list[str], scratch: Path) -> dict[str, Any]:
+    """Run a benchmark module of bench/ in a fresh interpreter on the snapshot, its results into
+    scratch; returns them."""
+    out = scratch / f"{module.rsplit('.', 1)[-1]}.json"
+    completed = subprocess.run([sys.executable, "-m", module, *arguments, "--out", str(out)], cwd=ROOT,
+                               env=child_env(CODE),
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    if completed.returncode != 0:
+        raise RuntimeError(f"{module} failed ({completed.returncode}):\n{completed.stderr[-4000:]}")
+    return json.loads(out.read_text("utf-8"))
 
 
 def machine() -> dict[str, Any]:
@@ -156,23 +184,28 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--workdir", type=Path, default=Path(os.environ.get("TMPDIR", "/tmp")) / "ingest-bench",
                         help="corpora and scratch warehouses (default: $TMPDIR/ingest-bench)")
-    parser.add_argument("--budget-minutes", type=float, default=25.0,
+    parser.add_argument("--budget-minutes", type=float, default=40.0,
                         help="skip sizes above --stage-size whose projected time would exceed this total (0: no limit)")
     parser.add_argument("--check-cap", type=float, default=60.0, help="seconds after which a check query is stopped")
     parser.add_argument("--no-readme", action="store_true", help="do not update the README section")
     parser.add_argument("--out", type=Path, default=RESULTS / "latest.json")
-    parser.add_argument("--against", metavar="GIT_REF",
+    parser.add_argument("--against", metavar="GIT_REF[,GIT_REF]",
                         help="measure nothing else: time --pairs uncached runs of the --stage-size corpus, this "
-                             "code and the code at GIT_REF in turn, and the library baselines; results in "
-                             "bench/results/against-GIT_REF.{json,md}")
-    parser.add_argument("--pairs", type=int, default=3, help="runs of each side with --against")
+                             "code and the code at each GIT_REF in turn, and the library baselines; results in "
+                             "bench/results/against-GIT_REF[-GIT_REF].{json,md}")
+    parser.add_argument("--refs", default=",".join(BASELINE_REFS),
+                        help="commits to time this code against, side by side, in the full benchmark "
+                             "(comma-separated; empty: none)")
+    parser.add_argument("--pairs", type=int, default=2, help="runs of each side with --against and --refs")
+    parser.add_argument("--no-translate", action="store_true", help="leave out the translation benchmark")
+    parser.add_argument("--no-prefect", action="store_true", help="leave out the Prefect and Dask benchmark")
     parser.add_argument("--render", type=Path, metavar="RESULTS_JSON",
                         help="measure nothing: re-render the Markdown, goals and README section from a results file")
     args = parser.parse_args(argv)
     if args.render:
         return render_only(args.render, args.out, readme=not args.no_readme)
     if args.quick:
-        args.sizes, args.stage_size = "100", 100
+        args.sizes, args.stage_size, args.refs, args.no_translate, args.no_prefect = "100", 100, "", True, True
     sizes = sorted({int(s) for s in args.sizes.split(",") if s.strip()})
     stage_size = args.stage_size if args.stage_size in sizes else max(s for s in sizes if s <= args.stage_size) \
         if any(s <= args.stage_size for s in sizes) else sizes[0]
@@ -185,7 +218,9 @@ def main(argv: list[str] | None = None) -> int:
     global CODE
     CODE = snapshot_code(work)
     if args.against:
-        return against(args.against, args.pairs, args.stage_size, args.seed, work, scratch)
+        against([ref for ref in args.against.split(",") if ref], args.pairs, args.stage_size, args.seed, work,
+                scratch)
+        return 0
     results: dict[str, Any] = {
         "started_at": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
         "command": "uv run python -m bench " + " ".join(argv if argv is not None else sys.argv[1:]),
@@ -270,6 +305,20 @@ def main(argv: list[str] | None = None) -> int:
                                 "cap_s": args.check_cap, "scratch": str(scratch)}, scratch)
         results["checks"]["points"] += more["points"]
 
+    # 7-9. side by side with earlier code, translation, Prefect and Dask
+    refs = [ref for ref in args.refs.split(",") if ref]
+    if refs:
+        log(f"side by side with {', '.join(refs)}: {args.pairs} rounds of {stage_size} documents")
+        results["against"] = against(refs, args.pairs, stage_size, args.seed, work, scratch, write=False)
+        results["against"]["goals"] = {ref: BASELINE_REFS.get(ref, ("", None)) for ref in refs}
+    if not args.no_translate:
+        log(f"translation benchmark, and the time to a report on {stage_size} documents with a model")
+        results["translate"] = module_child("bench.translate_bench", ["--rounds", "3", "--report-documents",
+                                                                      str(stage_size)], scratch)
+    if not args.no_prefect:
+        log(f"Prefect and Dask on {stage_size} documents")
+        results["prefect"] = module_child("bench.prefect_overhead", ["--n", str(stage_size), "--dask"], scratch)
+
     results["total_bench_s"] = time.perf_counter() - began
     results["goals"] = evaluate(results)
     markdown = render_markdown(results)
@@ -283,53 +332,61 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def against(ref: str, pairs: int, size: int, seed: int, work: Path, scratch: Path) -> int:
-    """This code and the code at `ref`, side by side: `pairs` uncached end-to-end runs of each (with
-    reports, stage cache off so every stage runs), alternated so that drift in the machine's speed
-    hits both alike, each timed per stage; then the library baselines on this code's warehouse."""
+def against(refs: list[str], pairs: int, size: int, seed: int, work: Path, scratch: Path,
+            write: bool = True) -> dict[str, Any]:
+    """This code and the code at each of `refs`, side by side: `pairs` uncached end-to-end runs of each
+    (with reports, stage cache off so every stage runs), in rotation so that drift in the machine's
+    speed hits all alike, each timed per stage; then the library baselines on this code's warehouse.
+    Written to bench/results/against-REF[-REF].{json,md} when `write`."""
     git = git_state()  # of the snapshot just taken, not of commits made while the runs go on
     corpus = work / f"corpus-{size}"
     log(f"building corpus of {size}")
     build_corpus(size, corpus, seed=seed)
-    sides = {"this": CODE, ref: snapshot_ref(work, ref)}
+    sides = {"this": CODE, **{ref: snapshot_ref(work, ref) for ref in refs}}
     runs: dict[str, list[dict[str, Any]]] = {side: [] for side in sides}
     for pair in range(pairs):
         for side, code in sides.items():
-            log(f"pair {pair + 1}/{pairs}: {side}")
+            log(f"round {pair + 1}/{pairs}: {side}")
             runs[side].append(child("run", {"corpus": str(corpus), "warehouse": str(fresh(work / f"w-{side}.duckdb")),
-                                            "reports": str(work / f"reports-{side}"), "stage_cache": False},
-                                    scratch, code=code))
+                                            "reports": str(work / f"reports-{side}"), "stage_cache": False,
+                                            "strict": side == "this"}, scratch, code=code))
             log(f"  {runs[side][-1]['wall_s']:.1f} s")
     log("library baselines on this code's warehouse")
     baselines = child("baselines", {"corpus": str(corpus), "warehouse": str(work / "w-this.duckdb"),
                                     "scratch": str(scratch), "sample_every": 4 if size >= 400 else 1}, scratch)
     results = {"command": "uv run python -m bench " + " ".join(sys.argv[1:]), "machine": machine(),
-               "git": git, "ref": ref, "size": size, "seed": seed, "runs": runs, "baselines": baselines}
-    markdown = render_against(results)
-    out = RESULTS / f"against-{ref}.json"
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps(results, indent=1, default=str), "utf-8")
-    out.with_suffix(".md").write_text(markdown, "utf-8")
-    print(markdown)
-    return 0
+               "git": git, "refs": refs, "size": size, "seed": seed, "runs": runs, "baselines": baselines}
+    if write:
+        markdown = render_against(results)
+        out = RESULTS / f"against-{'-'.join(refs)}.json"
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(json.dumps(results, indent=1, default=str), "utf-8")
+        out.with_suffix(".md").write_text(markdown, "utf-8")
+        print(markdown)
+    return results
 
 
 def render_against(results: dict[str, Any]) -> str:
-    """The side-by-side runs as Markdown: per pair the ratio ref / this, per stage the medians, and this
-    code's stages against their library calls."""
-    ref, this_runs, ref_runs = results["ref"], results["runs"]["this"], results["runs"][results["ref"]]
-    ratios = [r["wall_s"] / t["wall_s"] for t, r in zip(this_runs, ref_runs)]
-    out = [f"## {results['size']:,} documents, this code ({results['git']['commit']}) against {ref}", "",
+    """The side-by-side runs as Markdown: per round each side's time, the median speed-ups, per stage the
+    medians, and this code's stages against their library calls."""
+    refs, this_runs = results["refs"], results["runs"]["this"]
+    out = [f"## {results['size']:,} documents, this code ({results['git']['commit']}) against {', '.join(refs)}", "",
            f"`{results['command']}`; {results['machine']['nproc']} cores; each run in a fresh process, "
-           "no translation package, stage cache off, reports written.", "",
-           "| pair | this, s | " + ref + ", s | speed-up |", "|---:|---:|---:|---:|"]
-    out += [f"| {i + 1} | {t['wall_s']:.1f} | {r['wall_s']:.1f} | {ratio:.2f}x |"
-            for i, (t, r, ratio) in enumerate(zip(this_runs, ref_runs, ratios))]
-    out += ["", f"Median speed-up {statistics.median(ratios):.2f}x.", "",
-            "| stage | this, median s | " + ref + ", median s |", "|---|---:|---:|"]
+           "no translation package, stage cache off, reports written. Speed-up = the ref's time / this code's.", "",
+           "| round | this, s (CPU s) | " + " | ".join(f"{ref}, s (CPU s)" for ref in refs) + " |",
+           "|---:|---:|" + "---:|" * len(refs)]
+    for i, t in enumerate(this_runs):
+        out.append(f"| {i + 1} | {t['wall_s']:.1f} ({t['cpu_s']:.1f}) | "
+                   + " | ".join(f"{r['wall_s']:.1f} ({r['cpu_s']:.1f})" for r in (results["runs"][ref][i] for ref in refs))
+                   + " |")
+    out += [""] + [f"Median speed-up over {ref}: {ratio['wall']:.2f}x wall, {ratio['cpu']:.2f}x CPU."
+                   for ref, ratio in speedups(results).items()]
+    out += ["", "| stage | this, median s | " + " | ".join(f"{ref}, median s" for ref in refs) + " |",
+            "|---|---:|" + "---:|" * len(refs)]
     for stage in this_runs[0]["stages_s"]:
-        out.append(f"| {stage} | {statistics.median(r['stages_s'][stage] for r in this_runs):.2f} "
-                   f"| {statistics.median(r['stages_s'][stage] for r in ref_runs):.2f} |")
+        medians = [statistics.median(r["stages_s"].get(stage, 0.0) for r in results["runs"][side])
+                   for side in ("this", *refs)]
+        out.append(f"| {stage} | " + " | ".join(f"{m:.2f}" for m in medians) + " |")
     stage_results = {"runs": {str(results["size"]): this_runs[-1]}, "stage_size": results["size"],
                      "baselines": results["baselines"]}
     out += ["", "This code's last run against each stage's library call alone (CPU ratio judged):", "",

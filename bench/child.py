@@ -49,9 +49,9 @@ def task_run(params: dict[str, Any]) -> dict[str, Any]:
     before_check: dict[str, float] = {}
     original_finish = Run.finish
 
-    def finish(self):  # peak RSS before the checks, and when they start
+    def finish(self, *args, **kwargs):  # peak RSS before the checks, and when they start
         before_check.update(rss_mb=rss_peak_mb(), at_s=time.perf_counter() - start)
-        return original_finish(self)
+        return original_finish(self, *args, **kwargs)
 
     kwargs: dict[str, Any] = {}
     if params.get("batch_size"):
@@ -61,7 +61,7 @@ def task_run(params: dict[str, Any]) -> dict[str, Any]:
     load_before = loadavg()
     Run.finish = finish
     try:
-        with instrumented(clock):
+        with instrumented(clock, strict=params.get("strict", True)):
             cpu0 = cpu_s()
             start = time.perf_counter()
             summary = run_pipeline([params["corpus"]], params["warehouse"], params.get("reports"), **kwargs)

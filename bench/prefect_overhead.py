@@ -11,6 +11,8 @@ first on the seeds (models and dictionaries loaded, Prefect client connected), t
 - direct: `run_pipeline` (stages in batches in this process, stage cache, batched load);
 - flow: the `ingest` flow (plan, stage tasks on the local task runner, Parquet staging, load task,
   report task with artifacts), each writing its own warehouse and stage cache;
+- with `--dask`, dask: the flow with its stages on a local Dask cluster of `--dask-workers` processes
+  (cluster start included), reported as its speed-up over the flow on one process;
 - each followed by the same run again on the unchanged input;
 - `--repeat` rounds (default 2) in ABBA order, each on a fresh warehouse and stage cache; the
   figures are the means per path.
@@ -112,7 +114,8 @@ def _timed(call):
     return result, time.perf_counter() - started
 
 
-def run(n: int, batch_size: int, work: Path, api_url: str | None = None, repeat: int = 2) -> dict:
+def run(n: int, batch_size: int, work: Path, api_url: str | None = None, repeat: int = 2, dask: bool = False,
+        dask_workers: int = 2) -> dict:
     from bench.corpus import build_corpus, load_sources
 
     corpus = work / "corpus"
@@ -136,9 +139,14 @@ def run(n: int, batch_size: int, work: Path, api_url: str | None = None, repeat:
                         batch_size=batch_size)
         return {key: result[key] for key in ("loaded", "skipped", "work")}
 
-    paths = {"direct": direct, "flow": flow}
-    # ABBA order (direct, flow, flow, direct, ...) so a drift in the machine's load hits both alike.
-    order = [("direct", "flow") if i % 2 == 0 else ("flow", "direct") for i in range(max(1, repeat))]
+    def on_dask(db: Path):  # the flow with its stages on a local Dask cluster started for the run
+        result = ingest(paths=[str(corpus)], warehouse_path=str(db), reports_dir=str(db.with_suffix(".reports")),
+                        batch_size=batch_size, dask=True, dask_workers=dask_workers)
+        return {key: result[key] for key in ("loaded", "skipped", "work", "workers")}
+
+    paths = {"direct": direct, "flow": flow, **({"dask": on_dask} if dask else {})}
+    # ABBA order (direct, flow, flow, direct, ...) so a drift in the machine's load hits all alike.
+    order = [tuple(paths) if i % 2 == 0 else tuple(reversed(paths)) for i in range(max(1, repeat))]
     runs: list[dict] = []
     server, server_start_s = None, None
     if not api_url:
@@ -167,6 +175,9 @@ def run(n: int, batch_size: int, work: Path, api_url: str | None = None, repeat:
     direct_s, flow_s = mean("direct", "first_s"), mean("flow", "first_s")
     direct_rerun_s, flow_rerun_s = mean("direct", "rerun_s"), mean("flow", "rerun_s")
     counts = [r["counts"] for r in runs]
+    on_dask = {"dask_first": round(mean("dask", "first_s"), 2), "dask_workers": dask_workers,
+               "dask_speedup_over_flow": round(flow_s / mean("dask", "first_s"), 4),
+               "dask_speedup_over_direct": round(direct_s / mean("dask", "first_s"), 4)} if dask else {}
     return {
         "documents": n,
         "batch_size": batch_size,
@@ -176,6 +187,7 @@ def run(n: int, batch_size: int, work: Path, api_url: str | None = None, repeat:
                     "cpus": os.cpu_count(), "load_average_after": os.getloadavg()},
         "seconds": {"direct_first": round(direct_s, 2), "flow_first": round(flow_s, 2),
                     "direct_rerun": round(direct_rerun_s, 2), "flow_rerun": round(flow_rerun_s, 2)},
+        "dask": on_dask,
         "ratios": {
             "flow_over_direct": round(flow_s / direct_s, 4),
             "flow_overhead_pct": round(100 * (flow_s / direct_s - 1), 2),
@@ -200,10 +212,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=RESULTS)
     parser.add_argument("--api-url", help="use this running Prefect server (e.g. make serve's) instead of starting one")
     parser.add_argument("--repeat", type=int, default=2, help="first runs per path, in ABBA order (default 2)")
+    parser.add_argument("--dask", action="store_true",
+                        help="also run the flow with its stages on a local Dask cluster (--dask-workers processes)")
+    parser.add_argument("--dask-workers", type=int, default=2)
     args = parser.parse_args(argv)
     work = Path(tempfile.mkdtemp(prefix="ingest-bench-prefect-"))
     try:
-        results = run(args.n, args.batch_size, work, args.api_url, args.repeat)
+        results = run(args.n, args.batch_size, work, args.api_url, args.repeat, args.dask, args.dask_workers)
     finally:
         shutil.rmtree(work, ignore_errors=True)
     args.out.parent.mkdir(parents=True, exist_ok=True)
@@ -215,6 +230,9 @@ def main(argv: list[str] | None = None) -> int:
           f"-> flow/direct {ratios['flow_over_direct']} (goal <= {GOALS['flow_over_direct']}); "
           f"unchanged re-run {seconds['flow_rerun']}s = {ratios['rerun_over_first_flow']:.1%} of the first flow run "
           f"(goal <= {GOALS['rerun_over_first']:.0%}); warehouses agree: {results['warehouses_agree']}")
+    if results["dask"]:
+        print(f"on Dask ({args.dask_workers} local workers): {results['dask']['dask_first']}s, "
+              f"{results['dask']['dask_speedup_over_flow']}x the flow on one process")
     print(f"written to {args.out}")
     return 0
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Sequence
+from typing import Callable, Sequence
 
 from ..extract.mentions import DATE, LABEL, MODEL, QUANTITIES, VERSION, Mention
 
@@ -131,8 +131,7 @@ def align(a: Sequence[AlignSegment], b: Sequence[AlignSegment]) -> list[AlignedU
         return []
     weights = _name_weights(a, b)
     ratio = max(1e-6, sum(len(s.text) for s in b)) / max(1e-6, sum(len(s.text) for s in a))
-    single_a = [_features([s]) for s in a]
-    single_b = [_features([s]) for s in b]
+    span_a, span_b = _span_features(a), _span_features(b)
     band = max(_MIN_BAND, int(_BAND * max(n, m)))
     best: dict[tuple[int, int], tuple[float, tuple[int, int] | None, tuple[int, int, float] | None]] = {(0, 0): (0.0, None, None)}
 
@@ -152,15 +151,27 @@ def align(a: Sequence[AlignSegment], b: Sequence[AlignSegment]) -> list[AlignedU
                 if di == 0 or dj == 0:
                     options.append((base + _SKIP, (pi, pj), None))
                     continue
-                x = single_a[pi] if di == 1 else _features(a[pi:i])
-                y = single_b[pj] if dj == 1 else _features(b[pj:j])
-                score, evidence = _score(x, y, weights, ratio)
+                score, evidence = _score(span_a(pi, i), span_b(pj, j), weights, ratio)
                 options.append((base + score + _MERGE * (di + dj - 2), (pi, pj), (di, dj, evidence)))
             if options:
                 best[(i, j)] = max(options, key=lambda o: o[0])
     if (n, m) not in best:
         return []
     return _confidences(a, b, _trace(best, n, m))
+
+
+def _span_features(segments: Sequence[AlignSegment]) -> Callable[[int, int], _Features]:
+    """The features of `segments[start:end]`, each span computed once: the dynamic programme asks for
+    every span of one to three sentences from up to five cells, and long renderings made that
+    recomputation most of the checks' time."""
+    computed: dict[tuple[int, int], _Features] = {}
+
+    def span(start: int, end: int) -> _Features:
+        features = computed.get((start, end))
+        if features is None:
+            features = computed[(start, end)] = _features(segments[start:end])
+        return features
+    return span
 
 
 def _trace(best: dict, n: int, m: int) -> list[tuple[tuple[int, ...], tuple[int, ...], float]]:
