@@ -260,20 +260,18 @@ def main(argv: list[str] | None = None) -> int:
                                                "scratch": str(scratch),
                                                "sample_every": 4 if stage_size >= 400 else 1}, scratch)
 
-    # 4. incremental re-runs on copies of the corpus and warehouse
+    # 4. incremental re-runs on a copy of the warehouse and the corpus in place: a document's identity is
+    # its path, so a copy of the corpus elsewhere would be new documents (duplicates), not a re-run
     log("incremental re-runs: unchanged, then 1% changed")
-    inc_corpus = work / f"corpus-{stage_size}-incremental"
-    if inc_corpus.exists():
-        shutil.rmtree(inc_corpus)
-    shutil.copytree(corpora[stage_size], inc_corpus)
     inc_wh = copy_warehouse(stage_wh, work / f"w-{stage_size}-incremental.duckdb")
     incremental: dict[str, Any] = {}
-    incremental["unchanged"] = child("run", {"corpus": str(inc_corpus), "warehouse": str(inc_wh),
+    incremental["unchanged"] = child("run", {"corpus": str(corpora[stage_size]), "warehouse": str(inc_wh),
                                              "reports": str(work / "reports-incremental")}, scratch)
-    changed = mutate_corpus(inc_corpus, 0.01, seed=args.seed + 1)
+    changed = mutate_corpus(corpora[stage_size], 0.01, seed=args.seed + 1)
     incremental["changed_files"] = len(changed)
-    incremental["changed_1pct"] = child("run", {"corpus": str(inc_corpus), "warehouse": str(inc_wh),
+    incremental["changed_1pct"] = child("run", {"corpus": str(corpora[stage_size]), "warehouse": str(inc_wh),
                                                 "reports": str(work / "reports-incremental")}, scratch)
+    build_corpus(stage_size, corpora[stage_size], seed=args.seed)  # the changes undone for what follows
     results["incremental"] = incremental
 
     # 5. the checks as claims grow, on prefixes of the stage-size warehouse

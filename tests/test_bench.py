@@ -26,6 +26,9 @@ def test_the_benchmark_writes_its_results_and_goals(tmp_path):
     results = json.loads(out.read_text("utf-8"))
     run = results["runs"]["12"]
     assert run["n_loaded"] == 12 and run["stages_s"]["extract"] > 0 and run["rss_peak_mb"] > 0
+    unchanged, changed = results["incremental"]["unchanged"], results["incremental"]["changed_1pct"]
+    assert (unchanged["n_skipped"], unchanged["n_loaded"]) == (12, 0)  # a re-run, not new documents
+    assert (changed["n_skipped"], changed["n_loaded"]) == (11, 1)
     assert {goal["goal"] for goal in results["goals"]} >= {"12 documents peak RSS", "unchanged re-run"}
     assert "### Stages (12 documents" in out.with_suffix(".md").read_text("utf-8")
 
