@@ -53,8 +53,20 @@ def usable_cache_dir(warehouse_path: str | Path) -> tuple[Path | None, str | Non
     return folder, None
 
 
+# Values stored as they are. Rows are mostly these, so dicts and lists test their items' exact type
+# inline instead of calling encode/decode for each: the recursion was most of the cache's cost.
+_LEAVES = frozenset({str, int, float, bool, type(None)})
+
+
 def encode(value: Any) -> Any:
     """A JSON-able form of `value`: records and dates tagged, everything else plain data."""
+    kind = type(value)
+    if kind in _LEAVES:
+        return value
+    if kind is dict:
+        return {str(k): v if type(v) in _LEAVES else encode(v) for k, v in value.items()}
+    if kind is list or kind is tuple:
+        return [v if type(v) in _LEAVES else encode(v) for v in value]
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         name = type(value).__name__
         if name not in _RECORDS:
@@ -76,7 +88,7 @@ def encode(value: Any) -> Any:
 def decode(data: Any) -> Any:
     """The value `encode` made, rebuilt; `_Invalid` for anything else."""
     if isinstance(data, list):
-        return [decode(v) for v in data]
+        return [v if type(v) in _LEAVES else decode(v) for v in data]
     if not isinstance(data, dict):
         return data
     if "$datetime" in data:
@@ -84,7 +96,7 @@ def decode(data: Any) -> Any:
     if "$date" in data:
         return dt.date.fromisoformat(data["$date"])
     if "$record" not in data:
-        return {k: decode(v) for k, v in data.items()}
+        return {k: v if type(v) in _LEAVES else decode(v) for k, v in data.items()}
     name = data["$record"]
     cls = _RECORDS.get(name)
     fields = {f.name for f in dataclasses.fields(cls)} if cls else set()
