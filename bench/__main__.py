@@ -58,6 +58,7 @@ BASELINE_REFS = {
     "0f14a09": ("the code before the renderings and claims issues (#12, #15): within 10 %", 1 / 1.1),
 }
 CODE: Path | None = None  # the snapshot of src/ingest and warehouse/*.sql the children import
+SNAPSHOT_GIT: dict[str, Any] = {}  # the git state when the snapshot was taken
 
 
 def snapshot_code(work: Path) -> Path:
@@ -215,8 +216,8 @@ def main(argv: list[str] | None = None) -> int:
     if scratch.exists():
         shutil.rmtree(scratch)
     scratch.mkdir(parents=True)
-    global CODE
-    CODE = snapshot_code(work)
+    global CODE, SNAPSHOT_GIT
+    CODE, SNAPSHOT_GIT = snapshot_code(work), git_state()
     if args.against:
         against([ref for ref in args.against.split(",") if ref], args.pairs, args.stage_size, args.seed, work,
                 scratch)
@@ -224,7 +225,7 @@ def main(argv: list[str] | None = None) -> int:
     results: dict[str, Any] = {
         "started_at": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
         "command": "uv run python -m bench " + " ".join(argv if argv is not None else sys.argv[1:]),
-        "machine": machine(), "git": git_state(), "sizes": sizes, "stage_size": stage_size, "seed": args.seed,
+        "machine": machine(), "git": SNAPSHOT_GIT, "sizes": sizes, "stage_size": stage_size, "seed": args.seed,
         "engine": "default engine (no translation package installed: UntranslatedEngine, the untranslated path)",
     }
 
@@ -336,7 +337,7 @@ def against(refs: list[str], pairs: int, size: int, seed: int, work: Path, scrat
     (with reports, stage cache off so every stage runs), in rotation so that drift in the machine's
     speed hits all alike, each timed per stage; then the library baselines on this code's warehouse.
     Written to bench/results/against-REF[-REF].{json,md} when `write`."""
-    git = git_state()  # of the snapshot just taken, not of commits made while the runs go on
+    git = SNAPSHOT_GIT or git_state()  # of the snapshot, not of commits made while the runs go on
     corpus = work / f"corpus-{size}"
     log(f"building corpus of {size}")
     build_corpus(size, corpus, seed=seed)
