@@ -112,8 +112,8 @@ def child(task: str, params: dict[str, Any], scratch: Path, timeout_s: float | N
     params_file.write_text(json.dumps(params), "utf-8")
     start = time.perf_counter()
     completed = subprocess.run([sys.executable, "-m", "bench.child", task, str(params_file), str(out_file)],
-                               cwd=ROOT, env=child_env(code or CODE), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                               timeout=timeout_s)
+                               cwd=ROOT, env=child_env(code or CODE), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               text=True, timeout=timeout_s)
     elapsed = time.perf_counter() - start
     if completed.returncode != 0:
         raise RuntimeError(f"bench child {task} failed ({completed.returncode}):\n{completed.stderr[-4000:]}")
@@ -304,7 +304,7 @@ def main(argv: list[str] | None = None) -> int:
                                 "cap_s": args.check_cap, "scratch": str(scratch)}, scratch)
         results["checks"]["points"] += more["points"]
 
-    # 7-9. side by side with earlier code, translation, Prefect and Dask
+    # 6-8. side by side with earlier code, translation, Prefect and Dask (the 10,000-document run above is 5)
     refs = [ref for ref in args.refs.split(",") if ref]
     if refs:
         log(f"side by side with {', '.join(refs)}: {args.pairs} rounds of {stage_size} documents")
