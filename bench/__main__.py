@@ -304,7 +304,7 @@ def main(argv: list[str] | None = None) -> int:
                                 "cap_s": args.check_cap, "scratch": str(scratch)}, scratch)
         results["checks"]["points"] += more["points"]
 
-    # 6-8. side by side with earlier code, translation, Prefect and Dask (the 10,000-document run above is 5)
+    # 7-9. side by side with earlier code, translation, Prefect and Dask
     refs = [ref for ref in args.refs.split(",") if ref]
     if refs:
         log(f"side by side with {', '.join(refs)}: {args.pairs} rounds of {stage_size} documents")
