@@ -81,3 +81,16 @@ def test_unaltered_translations_are_aligned_and_not_flagged(tmp_path):
     assert ("corpus/004_zh_pytorch-2-4-release-apachecn.md", "corpus/005_zh_pytorch-2-4-release-pytorchchina.md") in pairs
     assert con.execute("SELECT count(*) FROM aligned_segments").fetchone()[0] > 10
     assert con.execute("SELECT count(*) FROM mismatches").fetchone()[0] == 0
+
+
+def test_supported_versions_corroborate_and_never_conflict(tmp_path):
+    """A release supports several Python versions: 3.11 in one article and 3.12 in another is no
+    contradiction, and two independent articles naming 3.12 corroborate it."""
+    con = ingest(tmp_path, {
+        "a.txt": "PyTorch 2.4 発表\nPyTorch 2.4 は Python 3.12 に対応した。",
+        "b.txt": "PyTorch 2.4 发布\nPyTorch 2.4 新增支持 Python 3.12。",
+        "c.txt": "PyTorch 2.4 released\nPyTorch 2.4 adds support for Python 3.11.",
+    })
+    assert con.execute("SELECT count(*) FROM conflicts").fetchone()[0] == 0
+    assert con.execute("SELECT value, n_sources, outliers FROM corroborations WHERE attribute = 'supports_python'"
+                       ).fetchall() == [("3.12", 2, [])]

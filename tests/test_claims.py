@@ -103,3 +103,36 @@ def test_a_release_the_body_counts_from_is_not_the_articles():
 
 def test_the_original_url_names_the_release():
     assert document_release("Release blog", [], [], "https://pytorch.org/blog/pytorch2-4/").release == "pytorch 2.4"
+
+
+def supported(claims) -> set[tuple]:
+    return {(c.subject, c.attribute, c.value, c.release, c.set_valued) for c in claims if c.attribute.startswith("supports_")}
+
+
+def test_a_supported_dependency_version_is_a_set_valued_claim_of_the_release_in_three_languages():
+    for text, lang in (("PyTorch 2.4 引入了多項新功能,包括支援 Python 3.12、AOTInductor 凍結功能。", "zh"),
+                       ("torch.compile now includes support for Python 3.12.", "en"),
+                       ("PyTorch 2.4 では Python 3.12 に対応した。", "ja")):
+        assert supported(claims_of(text, lang, release="pytorch 2.4")) == {
+            ("pytorch", "supports_python", "3.12", "pytorch 2.4", True)}, text
+
+
+def test_a_support_word_takes_the_nearest_version_and_an_ended_support_takes_none():
+    assert supported(claims_of("CUDA 11是第一个支持C++17的CUDA版本。", "zh", release="pytorch 1.13")) == {
+        ("pytorch", "supports_cpp", "17", "pytorch 1.13", True)}
+    assert supported(claims_of("CUDA 10.2 および 11.3 はサポートされなくなりました。", "ja", release="pytorch 1.13")) == set()
+    assert supported(claims_of("PyTorch no longer supports CUDA 10.2.", "en", release="pytorch 1.13")) == set()
+
+
+def test_a_version_without_a_support_word_or_of_the_release_product_itself_is_not_a_supported_version():
+    assert supported(claims_of("Python 3.12 的用户可以升级。", "zh", release="pytorch 2.4")) == set()
+    assert supported(claims_of("PyTorch 2.4 支持更多功能。", "zh", release="pytorch 2.4")) == set()
+
+
+def test_a_supported_version_belongs_to_the_release_its_sentence_is_about():
+    text = "従来のPyTorch 2.4では、主にPython 3.12対応に焦点が当てられていた。"
+    assert supported(claims_of(text, "ja", release="pytorch 2.5")) == {
+        ("pytorch", "supports_python", "3.12", "pytorch 2.4", True)}
+    since = "自 PyTorch 2.4 以来,新增支持 Python 3.12。"
+    assert {c.release for c in claims_of(since, "zh", release="pytorch 2.5") if c.attribute == "supports_python"} == {
+        "pytorch 2.5"}

@@ -21,3 +21,18 @@ def test_labels_cover_every_seed_and_corpus_document():
     labelled = {p.name.removesuffix(".yaml") for p in (ROOT / "tests" / "labels" / "entities").glob("*.yaml")}
     assert {p.name for p in SEEDS.iterdir()} <= labelled
     assert {p.name for p in Path(corpus_or_skip()).glob("*.md")} <= labelled
+
+
+def test_a_finding_counts_in_the_part_of_the_label_it_matches():
+    """A contradiction between documents a blind key also lists, matching a tuned label, is the
+    tuned part's; one nobody labelled falls in its documents' part."""
+    from ingest.evaluate.renderings import Finding, GoldItem, Side, score
+
+    a, b = Side("a.md", "FlexAttention はベータ機能", "Beta"), Side("b.md", "[Prototype] FlexAttention", "Prototype")
+    item = GoldItem("F1", "g", "tuned", "must_flag", "maturity", False, (a, b))
+    parts = {"a.md": "blind", "b.md": "blind"}
+    labelled = score([item], [Finding("contradiction", a, b)], parts)
+    assert (labelled["tuned"].matched_flags, labelled["blind"].contradictions) == (1, 0)
+    other = Finding("contradiction", Side("a.md", "75% faster", "75%"), Side("b.md", "50% faster", "50%"))
+    unlabelled = score([item], [other], parts)
+    assert (unlabelled["tuned"].contradictions, len(unlabelled["blind"].unlabelled)) == (0, 1)

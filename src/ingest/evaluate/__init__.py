@@ -52,8 +52,8 @@ def evaluate(labels_dir: Path, seeds: Path, corpus: Path | None = None, corpus2:
             labelled = [doc for doc, in con.execute("SELECT doc_id FROM documents").fetchall()
                         if doc.startswith(("seeds/", "corpus/"))]
             findings = renderings.findings_from(con)
-            return Report(score_claims(con, labels_dir, labelled),
-                          _score_key(labels_dir / "corpus2", findings), _score_key(labels_dir / "claims", findings))
+            return Report(score_claims(con, labels_dir, labelled), _score_key(labels_dir / "corpus2", findings),
+                          _score_key(labels_dir / "claims", renderings.across_articles(con, findings)))
         finally:
             con.close()
 

@@ -226,12 +226,17 @@ def score(items: Sequence[GoldItem], findings: Sequence[Finding], parts: dict[st
     for finding in flagging:
         if not finding.docs <= parts.keys():
             continue
-        part = "blind" if any(parts[d] == "blind" for d in finding.docs) else "tuned"
+        # A finding counts in the part of the item it matches, else in its documents' part.
+        flag = next((i for i in flags if any(_links(finding, x, y) for x, y in _differing_pairs(i))), None)
+        trap = None if flag else next((i for i in traps if any(_links(finding, x, y) for x, y in _all_pairs(i))),
+                                      None)
+        part = (flag or trap).part if flag or trap else (
+            "blind" if any(parts[d] == "blind" for d in finding.docs) else "tuned")
         score_ = scores[part]
         score_.contradictions += 1
-        if any(_links(finding, x, y) for item in flags for x, y in _differing_pairs(item)):
+        if flag:
             score_.matched_flags += 1
-        elif any(_links(finding, x, y) for item in traps for x, y in _all_pairs(item)):
+        elif trap:
             score_.matched_traps += 1
         else:
             score_.unlabelled.append(finding)
@@ -267,6 +272,13 @@ def findings_from(con: duckdb.DuckDBPyConnection) -> list[Finding]:
                                  Side(names[row["doc_b"]], row["evidence_b"], row["text_b"])))
     found += _corroborated_claims(con, names)
     return found
+
+
+def across_articles(con: duckdb.DuckDBPyConnection, findings: Sequence[Finding]) -> list[Finding]:
+    """The findings between different articles: renderings of one article are the renderings key's."""
+    names = _doc_names(con)
+    group = {names[doc]: grp for doc, grp in con.execute("SELECT doc_id, group_id FROM renderings").fetchall()}
+    return [f for f in findings if group.get(f.a.doc) is None or group.get(f.a.doc) != group.get(f.b.doc)]
 
 
 def _corroborated_claims(con: duckdb.DuckDBPyConnection, names: dict[str, str]) -> list[Finding]:

@@ -10,6 +10,11 @@ under.
 The release a claim belongs to is the product version named by its section heading, else by
 its sentence (for an article that names no release), else the document's (`document_release`);
 `release_source` says which.
+
+Some values are one of several a subject has (`set_valued`): the sizes of a model family, the
+Python versions a release supports ("支援 Python 3.12"). They corroborate, never contradict. A
+supported version belongs to the release its sentence is about, which may be another release of
+the article's product ("従来のPyTorch 2.4では…Python 3.12対応" in a 2.5 article).
 """
 
 from __future__ import annotations
@@ -22,10 +27,10 @@ from typing import Iterable, Sequence
 from ..lang import profile
 from ..records import CELL_SEPARATOR, HEADING, TABLE_ROW
 from .conditions import conditions
-from .entities import COUNT, MATURITY, MULTIPLIER, PERCENT, QUANTITY, Entity
+from .entities import COUNT, MATURITY, MULTIPLIER, PERCENT, QUANTITY, VERSION, Entity
 from .glossary import Mention, glossary
 from .mentions import MODEL, Mention as NumberMention
-from .releases import releases_in
+from .releases import is_earlier, releases_in
 from .rules import rules_for
 from .numbers import canonical
 from .subjects import is_specific, slug, subject_mentions, tagged_feature
@@ -39,6 +44,7 @@ _QUANTITY_ATTRIBUTES = {"tokens": "tokens", "parameters": "parameters", "GB": "m
                         "MB": "memory", "TB": "storage", "GB/s": "bandwidth", "Gbps": "network_bandwidth",
                         "tokens/s": "generation_throughput", "TFLOPS": "compute"}
 _RELEASE_WIDE_COUNTS = {"contributors", "commits"}
+_SUPPORT_WINDOW = 12  # characters between a dependency's version and the word saying it is supported
 
 
 @dataclass(frozen=True)
@@ -78,6 +84,7 @@ class Claim:
     char_end: int
     evidence: str
     evidence_en: str | None
+    set_valued: bool = False    # one of several values the subject has: corroborates, never contradicts
 
 
 def _clause_bounds(text: str, position: int) -> tuple[int, int]:
@@ -220,7 +227,7 @@ class ClaimBuilder:
 
     def _body(self, segment: SegmentInput) -> list[Claim]:
         mentions = subject_mentions(segment.text, segment.entities)
-        claims = self._body_claims(segment, mentions) + self._model_sizes(segment)
+        claims = self._body_claims(segment, mentions) + self._model_sizes(segment) + self._supported_versions(segment)
         # What "this" in the next sentence refers to: what this one made a claim about, else the
         # sure subject it named last.
         specific = [m for m in mentions if is_specific(m, segment.entities)]
@@ -248,8 +255,20 @@ class ClaimBuilder:
             if mention.kind == MODEL and mention.name and mention.value:
                 subject = Mention(slug(mention.name), mention.name, mention.start, mention.end)
                 claims.append(self._claim(segment, subject, "parameters", _size(mention.value), mention.start,
-                                          mention.end, subject_source="model"))
+                                          mention.end, subject_source="model", set_valued=True))
         return claims
+
+    def _supported_versions(self, segment: SegmentInput) -> list[Claim]:
+        """"包括支援 Python 3.12", "Python 3.12対応": a dependency's version the release supports,
+        claimed of the release's product (a release supports several: these only corroborate)."""
+        release = self._sentence_release(segment)
+        if release[0] is None:
+            return []
+        product = release[0].split(" ", 1)[0]
+        subject = Mention(product, release[0], 0, 0)
+        return [self._claim(segment, subject, f"supports_{entity.extra['product']}", entity.extra["version"],
+                            entity.start, entity.end, set_valued=True, release=release)
+                for entity in _supported(segment) if entity.extra.get("product") != product]
 
     def _value_claim(self, segment: SegmentInput, entity: Entity, mentions: list[Mention]) -> list[Claim]:
         attribute = self._value_attribute(segment, entity)
@@ -305,14 +324,10 @@ class ClaimBuilder:
 
     def _claim(self, segment: SegmentInput, subject: Mention, attribute: str, value: str,
                start: int, end: int, entity: Entity | None = None, baseline: str | None = None,
-               subject_source: str | None = None) -> Claim:
+               subject_source: str | None = None, set_valued: bool = False,
+               release: tuple[str | None, str | None] | None = None) -> Claim:
         key = f"{self.doc_id}|{segment.seg_idx}|{subject.subject}|{attribute}|{start}"
-        release, release_source = self.release, self.release_source
-        if subject_source == "model":
-            release, release_source = None, None
-        elif release is None:  # an article without a release: a version its sentence names explicitly
-            named = releases_in(segment.entities)
-            release, release_source = (named[0], "sentence") if named else (None, None)
+        release, release_source = release or self._release_of(segment, subject_source)
         return Claim(
             claim_id=hashlib.sha1(key.encode()).hexdigest()[:16], doc_id=self.doc_id,
             seg_idx=segment.seg_idx, subject=subject.subject, subject_text=subject.surface,
@@ -325,7 +340,33 @@ class ClaimBuilder:
             release=release, release_source=release_source,
             subject_source=subject_source or self._subject_source(subject),
             char_start=start, char_end=end, evidence=segment.text, evidence_en=segment.text_en,
+            set_valued=set_valued,
         )
+
+    def _release_of(self, segment: SegmentInput, subject_source: str | None) -> tuple[str | None, str | None]:
+        """The section's release (or the article's); for an article without one, the release the
+        sentence names; none for a model's size."""
+        if subject_source == "model":
+            return None, None
+        if self.release is None:
+            named = releases_in(segment.entities)
+            return (named[0], "sentence") if named else (None, None)
+        return self.release, self.release_source
+
+    def _sentence_release(self, segment: SegmentInput) -> tuple[str | None, str | None]:
+        """The release a sentence is about: `_release_of`'s, unless the sentence names one other
+        release of the same product, one it neither counts from ("since 2.4") nor compares with
+        ("than 2.4"). Used for supported versions only: "BetterTransformer, first released in 1.12,
+        is stable" is still a fact of the article's release."""
+        if self.release is None:
+            return self._release_of(segment, None)
+        product = self.release.split(" ", 1)[0]
+        named = {e.norm for e in segment.entities
+                 if e.label == VERSION and e.extra.get("product") == product
+                 and not is_earlier(segment, e) and not _is_baseline(segment, e)}
+        if len(named) == 1 and self.release not in named:
+            return named.pop(), "sentence"
+        return self.release, self.release_source
 
     def _subject_source(self, subject: Mention) -> str:
         if subject.end == 0:
@@ -333,6 +374,36 @@ class ClaimBuilder:
         if subject is self.section_subject:
             return "heading"
         return "glossary" if subject.subject in glossary() else "name"
+
+
+def _supported(segment: SegmentInput) -> list[Entity]:
+    """The versions a support word points at: each word ("支持", "対応", "support") takes the
+    version nearest to it in its clause, within a few characters ("CUDA 11是第一个支持C++17的":
+    C++17, not CUDA 11); a word that ends support ("サポートされなくなり", "不再支持") takes none."""
+    rules = rules_for(segment.lang)
+    versions = [e for e in segment.entities if e.label == VERSION and e.extra.get("product")]
+    supported: dict[int, Entity] = {}
+    for word in (match for pattern in rules.supports for match in pattern.finditer(segment.text)):
+        low, high = _clause_bounds(segment.text, word.start())
+        around = segment.text[max(low, word.start() - _SUPPORT_WINDOW):min(high, word.end() + _SUPPORT_WINDOW)]
+        if any(ended.search(around) for ended in rules.support_ended):
+            continue
+        near = [e for e in versions if low <= e.start and e.end <= high and _gap(e, *word.span()) <= _SUPPORT_WINDOW]
+        if near:
+            nearest = min(near, key=lambda e: _gap(e, *word.span()))
+            supported[nearest.start] = nearest
+    return list(supported.values())
+
+
+def _gap(entity: Entity, start: int, end: int) -> int:
+    """Characters between the entity and the span [start, end)."""
+    return entity.start - end if entity.start >= end else start - entity.end
+
+
+def _is_baseline(segment: SegmentInput, entity: Entity) -> bool:
+    """"比 PyTorch 2.4 快", "than PyTorch 2.4": the release is what the sentence compares with."""
+    return any(match.start("base") == entity.start
+               for pattern in rules_for(segment.lang).baselines for match in pattern.finditer(segment.text))
 
 
 def _size(value: float) -> str:

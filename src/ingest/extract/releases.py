@@ -50,7 +50,7 @@ def _url_release(source_url: str | None, title: str | None) -> str | None:
     return None
 
 
-def _is_earlier(segment: SegmentInput, entity: Entity) -> bool:
+def is_earlier(segment: SegmentInput, entity: Entity) -> bool:
     """"since PyTorch 2.2", "自PyTorch 2.2以来": a release the article counts from, not its own."""
     since = profile(segment.lang).since
     before = segment.text[max(0, entity.start - 8):entity.start].rstrip().casefold()
@@ -69,7 +69,7 @@ def document_release(title: str | None, title_entities: Sequence[Entity], segmen
     products = release_products_named(title or "")
     body = Counter(e.norm for s in segments for e in s.entities
                    if e.label == VERSION and e.extra.get("product") in release_products()
-                   and (not products or e.extra.get("product") in products) and not _is_earlier(s, e))
+                   and (not products or e.extra.get("product") in products) and not is_earlier(s, e))
     body_top = body.most_common(1)[0][0] if body else None
     if in_title:
         release = in_title[0]

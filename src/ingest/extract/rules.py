@@ -34,6 +34,8 @@ class Rules:
     attributes: list[tuple[str, re.Pattern]]
     qualifiers: list[tuple[str, re.Pattern]]
     baselines: list[re.Pattern]
+    supports: list[re.Pattern]         # words saying a release supports a dependency's version
+    support_ended: list[re.Pattern]    # ...and words saying that support ends ("no longer")
     units_after: list[tuple[str, re.Pattern]]  # the unit or counted noun right after a number
     prefilter: Prefilter | None = dataclasses.field(default=None, repr=False, compare=False)
 
@@ -111,6 +113,8 @@ def rules_for(lang: str) -> Rules:
         attributes=_keyed_all([specific, *extended], "attributes", re.I),
         qualifiers=_keyed(common["qualifiers"], flags=re.I),
         baselines=[re.compile(p) for p in common["baselines"]],
+        supports=[re.compile(p, re.I) for rules in (specific, *extended) for p in rules.get("supports", [])],
+        support_ended=[re.compile(p, re.I) for rules in (specific, *extended) for p in rules.get("support_ended", [])],
         units_after=_keyed({**common["units"], **common.get("counted_nouns", {})},
                            wrap=r"\s?(?:{})(?![A-Za-z])", flags=re.I),
     )

@@ -84,7 +84,9 @@ CREATE TABLE IF NOT EXISTS claims (
     char_start   INTEGER,
     char_end     INTEGER,
     evidence     VARCHAR,                   -- the source sentence
-    evidence_en  VARCHAR                    -- its translation, when there is one
+    evidence_en  VARCHAR,                   -- its translation, when there is one
+    set_valued   BOOLEAN                    -- one of several values the subject has (a model family's
+                                            -- sizes, supported Python versions): corroborates only
 );
 
 CREATE TABLE IF NOT EXISTS anchors (      -- numbers, Latin names and URLs per segment, for alignment
@@ -236,5 +238,6 @@ CREATE TABLE IF NOT EXISTS check_state (
 ALTER TABLE claims ADD COLUMN IF NOT EXISTS subject_source VARCHAR;
 ALTER TABLE claims ADD COLUMN IF NOT EXISTS conditions VARCHAR;
 ALTER TABLE claims ADD COLUMN IF NOT EXISTS release_source VARCHAR;
+ALTER TABLE claims ADD COLUMN IF NOT EXISTS set_valued BOOLEAN;
 ALTER TABLE documents ADD COLUMN IF NOT EXISTS source_root VARCHAR;
 ALTER TABLE runs ADD COLUMN IF NOT EXISTS n_missing INTEGER;

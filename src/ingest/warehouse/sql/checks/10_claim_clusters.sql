@@ -1,6 +1,7 @@
 -- What claims are compared under. A claim's scope is its release, else the article it belongs
 -- to (its group of renderings, or its document): two articles without a release never compare.
--- A named model's size ("BLOOM-176B") holds whatever the release.
+-- A named model's size ("BLOOM-176B") holds whatever the release. Set-valued claims (a model
+-- family's sizes, the Python versions a release supports) corroborate but never conflict.
 -- A claim about a part of a product ("torchinductor-cpu-backend") also speaks for the product
 -- ("torchinductor", the subject its slug begins with): part and product meet, two parts of one
 -- product do not (`via_part`). Multipliers compare as factors of at least 1: a reduction to
@@ -61,6 +62,6 @@ SELECT c.key_subject, c.attribute, c.scope, c.unit, c.conditions, c.baseline, c.
        coalesce(r.group_id, c.doc_id) AS source,
        list(DISTINCT c.cluster ORDER BY c.cluster) AS clusters,
        min(c.claim_id) AS claim_id, bool_and(c.via_part) AS via_part,
-       bool_and(c.subject_source = 'model') AS corroborate_only
+       bool_and(coalesce(c.set_valued, false)) AS corroborate_only
 FROM claim_clusters c LEFT JOIN renderings r USING (doc_id)
 GROUP BY ALL;

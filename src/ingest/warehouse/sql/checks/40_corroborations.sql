@@ -1,7 +1,8 @@
 -- Facts two or more documents state alike: one row per cluster of agreeing values stated by
 -- at least two documents, with how many independent sources that is (the renderings of one
 -- article are one source). `outliers` names the documents that state the same subject,
--- attribute and scope under the same conditions with no value in this cluster.
+-- attribute and scope under the same conditions with no value in this cluster (none for a
+-- set-valued claim: a release that supports Python 3.11 may support 3.12 too).
 
 CREATE OR REPLACE VIEW corroborations AS
 WITH sourced AS (
@@ -18,7 +19,7 @@ clusters AS (
 ),
 stating AS (
     SELECT key_subject AS subject, attribute, scope, unit, list(DISTINCT doc_id ORDER BY doc_id) AS all_documents
-    FROM document_positions WHERE conditions IS NULL AND baseline IS NULL GROUP BY ALL
+    FROM document_positions WHERE conditions IS NULL AND baseline IS NULL AND NOT corroborate_only GROUP BY ALL
 )
 SELECT c.subject, c.attribute, c.release, c.scope, c.value, c.n_documents, c.n_sources, c.documents, c.claim_ids,
        list_filter(coalesce(s.all_documents, []), lambda d: NOT list_contains(c.documents, d)) AS outliers
