@@ -136,3 +136,25 @@ def test_a_supported_version_belongs_to_the_release_its_sentence_is_about():
     since = "自 PyTorch 2.4 以来,新增支持 Python 3.12。"
     assert {c.release for c in claims_of(since, "zh", release="pytorch 2.5") if c.attribute == "supports_python"} == {
         "pytorch 2.5"}
+
+
+def related(claims) -> set[tuple]:
+    return {(c.subject, c.attribute, c.value, c.set_valued) for c in claims
+            if c.attribute in ("offload_target", "default_backend")}
+
+
+def test_a_value_named_in_words_is_a_set_valued_relation_claim_of_the_nearest_subject():
+    for text, lang in (("ZeRO-Infinityは、モデルの重みをCPUまたはNVMeメモリにオフロードする。", "ja"),
+                       ("ZeRO-Infinity 将模型状态卸载到 CPU 或 NVMe。", "zh"),
+                       ("ZeRO-Infinity offloads model states to CPU or NVMe memory.", "en")):
+        assert related(claims_of(text, lang, release=None)) == {
+            ("zero-infinity", "offload_target", "cpu", True), ("zero-infinity", "offload_target", "nvme", True)}, text
+    for text, lang in (("[Beta] 将 FooStore 的默认服务器后端切换为 libuv", "zh"),
+                       ("以及基於 libuv 的 FooStore 預設伺服器後端", "zh"),
+                       ("The default FooStore server backend is now libuv.", "en")):
+        assert related(claims_of(text, lang, release=None)) == {("foostore", "default_backend", "libuv", True)}, text
+
+
+def test_a_relation_without_a_subject_or_with_a_sentence_word_for_its_value_makes_no_claim():
+    assert related(claims_of("モデルパラメータをCPUメモリにオフロードします。", "ja", release=None)) == set()
+    assert related(claims_of("The default FooStore backend changed.", "en", release=None)) == set()

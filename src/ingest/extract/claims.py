@@ -12,15 +12,15 @@ its sentence (for an article that names no release), else the document's (`docum
 `release_source` says which.
 
 Some values are one of several a subject has (`set_valued`): the sizes of a model family, the
-Python versions a release supports ("支援 Python 3.12"). They corroborate, never contradict. A
-supported version belongs to the release its sentence is about, which may be another release of
-the article's product ("従来のPyTorch 2.4では…Python 3.12対応" in a 2.5 article).
+Python versions a release supports ("支援 Python 3.12"), values a relation phrase names in words
+("CPUまたはNVMeメモリにオフロード": `phrases`). They corroborate, never contradict. A supported
+version belongs to the release its sentence is about, which may be another release of the
+article's product ("従来のPyTorch 2.4では…Python 3.12対応" in a 2.5 article).
 """
 
 from __future__ import annotations
 
 import hashlib
-import re
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
@@ -30,21 +30,18 @@ from .conditions import conditions
 from .entities import COUNT, MATURITY, MULTIPLIER, PERCENT, QUANTITY, VERSION, Entity
 from .glossary import Mention, glossary
 from .mentions import MODEL, Mention as NumberMention
+from .phrases import attribute_near, baseline_near, clause_bounds, is_baseline, supported_versions, terms
 from .releases import is_earlier, releases_in
 from .rules import rules_for
 from .numbers import canonical
 from .subjects import is_specific, slug, subject_mentions, tagged_feature
 
-_CLAUSE_END = re.compile(r"[。!?！？;；]")
-_ATTRIBUTE_WINDOW_AFTER = 14
-_ATTRIBUTE_WINDOW_BEFORE = 24
 _COUNT_ATTRIBUTES = {"contributors": "contributors", "commits": "commits",
                      "models": "model_count", "gpus": "gpu_count", "nodes": "node_count"}
 _QUANTITY_ATTRIBUTES = {"tokens": "tokens", "parameters": "parameters", "GB": "memory",
                         "MB": "memory", "TB": "storage", "GB/s": "bandwidth", "Gbps": "network_bandwidth",
                         "tokens/s": "generation_throughput", "TFLOPS": "compute"}
 _RELEASE_WIDE_COUNTS = {"contributors", "commits"}
-_SUPPORT_WINDOW = 12  # characters between a dependency's version and the word saying it is supported
 
 
 @dataclass(frozen=True)
@@ -87,12 +84,6 @@ class Claim:
     set_valued: bool = False    # one of several values the subject has: corroborates, never contradicts
 
 
-def _clause_bounds(text: str, position: int) -> tuple[int, int]:
-    start = max((m.end() for m in _CLAUSE_END.finditer(text, 0, position)), default=0)
-    end_match = _CLAUSE_END.search(text, position)
-    return start, end_match.start() if end_match else len(text)
-
-
 def _nearest(mentions: Sequence[Mention], start: int, end: int) -> Mention | None:
     """The mention closest to [start, end), preferring one before it over one after at equal distance."""
     def distance(m: Mention) -> tuple[int, int]:
@@ -101,37 +92,12 @@ def _nearest(mentions: Sequence[Mention], start: int, end: int) -> Mention | Non
     return min(outside, key=distance, default=None)
 
 
-def _baseline(text: str, lang: str, start: int, end: int) -> tuple[str | None, tuple[int, int] | None]:
-    clause_start, clause_end = _clause_bounds(text, start)
-    for pattern in rules_for(lang).baselines:
-        for match in pattern.finditer(text, clause_start, clause_end):
-            return match["base"].strip(), match.span("base")
-    return None, None
-
-
-def _attribute(text: str, lang: str, start: int, end: int) -> str | None:
-    """The attribute keyword nearest to the value within its clause."""
-    clause_start, clause_end = _clause_bounds(text, start)
-    low, high = max(clause_start, start - _ATTRIBUTE_WINDOW_BEFORE), min(clause_end, end + _ATTRIBUTE_WINDOW_AFTER)
-    best: tuple[int, str] | None = None
-    for attribute, pattern in rules_for(lang).attributes:
-        for match in pattern.finditer(text, low, high):
-            gap = match.start() - end if match.start() >= end else start - match.end()
-            if best is None or gap < best[0]:
-                best = (gap, attribute)
-    return best[1] if best else None
-
-
 def _cells(text: str) -> Iterable[tuple[int, int]]:
     """(start, end) of each cell of a table-row segment."""
     start = 0
     for part in text.split(CELL_SEPARATOR):
         yield start, start + len(part)
         start += len(part) + len(CELL_SEPARATOR)
-
-
-def _shifted(mentions: Sequence[Mention], offset: int) -> list[Mention]:
-    return [Mention(m.subject, m.surface, m.start + offset, m.end + offset) for m in mentions]
 
 
 def _head_mention(mentions: Sequence[Mention], lang: str) -> Mention | None:
@@ -170,7 +136,33 @@ class ClaimBuilder:
                 claims.extend(self._table_row(segment))
             else:
                 claims.extend(self._body(segment))
+            claims.extend(self._relations(segment))
         return claims
+
+    def _relations(self, segment: SegmentInput) -> list[Claim]:
+        """"CPUまたはNVMeメモリにオフロード", "默认服务器后端切换为 libuv": a value named in words
+        (`relations` in lang/<code>/rules.yaml), one claim per term, of the nearest subject outside
+        the value. A subject has several such values (offload targets), so they only corroborate."""
+        claims = []
+        for attribute, pattern in rules_for(segment.lang).for_text(segment.text).relations:
+            for match in pattern.finditer(segment.text):
+                start, end = match.span("value")
+                subject = self._relation_subject(segment, start, end)
+                if subject is None:
+                    continue
+                for term in terms(match["value"], start):
+                    claims.append(self._claim(segment, subject, attribute, term.text.casefold(), term.start, term.end,
+                                              set_valued=True))
+        return claims
+
+    def _relation_subject(self, segment: SegmentInput, start: int, end: int) -> Mention | None:
+        """The subject nearest to a relation's value in its clause (a sure one first, then a name
+        the glossary does not know: "ZeRO-Infinity offloads…"), else the section's."""
+        clause_start, clause_end = clause_bounds(segment.text, start)
+        outside = [m for m in subject_mentions(segment.text, segment.entities)
+                   if (m.end <= start or m.start >= end) and clause_start <= m.start and m.end <= clause_end]
+        specific = [m for m in outside if is_specific(m, segment.entities)]
+        return _nearest(specific, start, end) or _nearest(outside, start, end) or self.section_subject
 
     def _table_row(self, segment: SegmentInput) -> list[Claim]:
         """A header row of maturity labels ("Beta | Prototype | Performance") sets each column's
@@ -268,7 +260,7 @@ class ClaimBuilder:
         subject = Mention(product, release[0], 0, 0)
         return [self._claim(segment, subject, f"supports_{entity.extra['product']}", entity.extra["version"],
                             entity.start, entity.end, set_valued=True, release=release)
-                for entity in _supported(segment) if entity.extra.get("product") != product]
+                for entity in supported_versions(segment.text, segment.lang, segment.entities) if entity.extra.get("product") != product]
 
     def _value_claim(self, segment: SegmentInput, entity: Entity, mentions: list[Mention]) -> list[Claim]:
         attribute = self._value_attribute(segment, entity)
@@ -276,7 +268,7 @@ class ClaimBuilder:
             return []
         baseline, baseline_span = (None, None)
         if entity.label in (PERCENT, MULTIPLIER):
-            baseline, baseline_span = _baseline(segment.text, segment.lang, entity.start, entity.end)
+            baseline, baseline_span = baseline_near(segment.text, segment.lang, entity.start, entity.end)
         subject = self._value_subject(segment, entity, mentions, attribute, baseline_span)
         if subject is None:
             return []
@@ -289,7 +281,7 @@ class ClaimBuilder:
         if entity.label == QUANTITY:
             return _QUANTITY_ATTRIBUTES.get(entity.unit or "")
         if entity.label in (PERCENT, MULTIPLIER):
-            attribute = _attribute(segment.text, segment.lang, entity.start, entity.end)
+            attribute = attribute_near(segment.text, segment.lang, entity.start, entity.end)
             # "性能提高了 2 倍" / "2x the performance": a performance multiplier is a speed-up.
             return "speedup" if entity.label == MULTIPLIER and attribute == "performance" else attribute
         return None
@@ -299,7 +291,7 @@ class ClaimBuilder:
         if attribute in _RELEASE_WIDE_COUNTS:
             return self._release_subject()
         usable = [m for m in mentions if not baseline_span or not (baseline_span[0] <= m.start < baseline_span[1])]
-        clause_start, clause_end = _clause_bounds(segment.text, entity.start)
+        clause_start, clause_end = clause_bounds(segment.text, entity.start)
         in_clause = [m for m in usable if clause_start <= m.start and m.end <= clause_end]
         specific = [m for m in usable if is_specific(m, segment.entities)]
         # A subject the glossary knows (or a versioned product), in the clause or the sentence; else
@@ -363,7 +355,7 @@ class ClaimBuilder:
         product = self.release.split(" ", 1)[0]
         named = {e.norm for e in segment.entities
                  if e.label == VERSION and e.extra.get("product") == product
-                 and not is_earlier(segment, e) and not _is_baseline(segment, e)}
+                 and not is_earlier(segment, e) and not is_baseline(segment.text, segment.lang, e)}
         if len(named) == 1 and self.release not in named:
             return named.pop(), "sentence"
         return self.release, self.release_source
@@ -374,36 +366,6 @@ class ClaimBuilder:
         if subject is self.section_subject:
             return "heading"
         return "glossary" if subject.subject in glossary() else "name"
-
-
-def _supported(segment: SegmentInput) -> list[Entity]:
-    """The versions a support word points at: each word ("支持", "対応", "support") takes the
-    version nearest to it in its clause, within a few characters ("CUDA 11是第一个支持C++17的":
-    C++17, not CUDA 11); a word that ends support ("サポートされなくなり", "不再支持") takes none."""
-    rules = rules_for(segment.lang)
-    versions = [e for e in segment.entities if e.label == VERSION and e.extra.get("product")]
-    supported: dict[int, Entity] = {}
-    for word in (match for pattern in rules.supports for match in pattern.finditer(segment.text)):
-        low, high = _clause_bounds(segment.text, word.start())
-        around = segment.text[max(low, word.start() - _SUPPORT_WINDOW):min(high, word.end() + _SUPPORT_WINDOW)]
-        if any(ended.search(around) for ended in rules.support_ended):
-            continue
-        near = [e for e in versions if low <= e.start and e.end <= high and _gap(e, *word.span()) <= _SUPPORT_WINDOW]
-        if near:
-            nearest = min(near, key=lambda e: _gap(e, *word.span()))
-            supported[nearest.start] = nearest
-    return list(supported.values())
-
-
-def _gap(entity: Entity, start: int, end: int) -> int:
-    """Characters between the entity and the span [start, end)."""
-    return entity.start - end if entity.start >= end else start - entity.end
-
-
-def _is_baseline(segment: SegmentInput, entity: Entity) -> bool:
-    """"比 PyTorch 2.4 快", "than PyTorch 2.4": the release is what the sentence compares with."""
-    return any(match.start("base") == entity.start
-               for pattern in rules_for(segment.lang).baselines for match in pattern.finditer(segment.text))
 
 
 def _size(value: float) -> str:

@@ -36,6 +36,7 @@ class Rules:
     baselines: list[re.Pattern]
     supports: list[re.Pattern]         # words saying a release supports a dependency's version
     support_ended: list[re.Pattern]    # ...and words saying that support ends ("no longer")
+    relations: list[tuple[str, re.Pattern]]  # attribute -> a phrase naming its value in words (group `value`)
     units_after: list[tuple[str, re.Pattern]]  # the unit or counted noun right after a number
     prefilter: Prefilter | None = dataclasses.field(default=None, repr=False, compare=False)
 
@@ -115,6 +116,10 @@ def rules_for(lang: str) -> Rules:
         baselines=[re.compile(p) for p in common["baselines"]],
         supports=[re.compile(p, re.I) for rules in (specific, *extended) for p in rules.get("supports", [])],
         support_ended=[re.compile(p, re.I) for rules in (specific, *extended) for p in rules.get("support_ended", [])],
+        # One pattern per phrase: the group `value` may appear once per pattern only.
+        relations=[(attribute, re.compile(p.replace("{terms}", common["relation_terms"]), re.I))
+                   for rules in (specific, *extended) for attribute, phrases in rules.get("relations", {}).items()
+                   for p in phrases],
         units_after=_keyed({**common["units"], **common.get("counted_nouns", {})},
                            wrap=r"\s?(?:{})(?![A-Za-z])", flags=re.I),
     )

@@ -1,0 +1,110 @@
+"""Values a sentence states in words rather than figures, and the clause around a position.
+
+- Supported versions: a dependency's version next to a support word ("支援 Python 3.12",
+  "Python 3.12対応", "support for Python 3.12"; `supports` in lang/<code>/rules.yaml), unless a
+  word nearby ends that support ("サポートされなくなり", "不再支持": `support_ended`).
+- Relation terms: the Latin terms a relation phrase names ("CPUまたはNVMe" in
+  "CPUまたはNVMeメモリにオフロード"; `relations` in rules.yaml, `relation_terms` in
+  lang/common.yaml), one per term.
+- Around a value: the attribute word nearest to it ("速度", "throughput") and the baseline it is
+  compared with ("vs FlashAttentionV2"); a release a sentence compares with ("比 PyTorch 2.4 快").
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Sequence
+
+from ..lang import common_rules
+from .entities import VERSION, Entity
+from .rules import rules_for
+
+_CLAUSE_END = re.compile(r"[。!?！？;；]")
+_SUPPORT_WINDOW = 12  # characters between a dependency's version and the word saying it is supported
+_ATTRIBUTE_WINDOW_AFTER = 14
+_ATTRIBUTE_WINDOW_BEFORE = 24
+
+
+def clause_bounds(text: str, position: int) -> tuple[int, int]:
+    """(start, end) of the clause of `text` that holds `position`."""
+    start = max((m.end() for m in _CLAUSE_END.finditer(text, 0, position)), default=0)
+    end_match = _CLAUSE_END.search(text, position)
+    return start, end_match.start() if end_match else len(text)
+
+
+def baseline_near(text: str, lang: str, start: int, end: int) -> tuple[str | None, tuple[int, int] | None]:
+    """The baseline a clause compares the value at [start, end) with ("vs FlashAttentionV2"), and its span."""
+    clause_start, clause_end = clause_bounds(text, start)
+    for pattern in rules_for(lang).baselines:
+        for match in pattern.finditer(text, clause_start, clause_end):
+            return match["base"].strip(), match.span("base")
+    return None, None
+
+
+def attribute_near(text: str, lang: str, start: int, end: int) -> str | None:
+    """The attribute keyword nearest to the value within its clause."""
+    clause_start, clause_end = clause_bounds(text, start)
+    low, high = max(clause_start, start - _ATTRIBUTE_WINDOW_BEFORE), min(clause_end, end + _ATTRIBUTE_WINDOW_AFTER)
+    best: tuple[int, str] | None = None
+    for attribute, pattern in rules_for(lang).attributes:
+        for match in pattern.finditer(text, low, high):
+            gap = match.start() - end if match.start() >= end else start - match.end()
+            if best is None or gap < best[0]:
+                best = (gap, attribute)
+    return best[1] if best else None
+
+
+def supported_versions(text: str, lang: str, entities: Sequence[Entity]) -> list[Entity]:
+    """The versions a support word points at: each word ("支持", "対応", "support") takes the
+    version nearest to it in its clause, within a few characters ("CUDA 11是第一个支持C++17的":
+    C++17, not CUDA 11); a word that ends support ("サポートされなくなり", "不再支持") takes none."""
+    versions = [e for e in entities if e.label == VERSION and e.extra.get("product")]
+    if not versions:
+        return []
+    rules = rules_for(lang).for_text(text)
+    supported: dict[int, Entity] = {}
+    for word in (match for pattern in rules.supports for match in pattern.finditer(text)):
+        low, high = clause_bounds(text, word.start())
+        around = text[max(low, word.start() - _SUPPORT_WINDOW):min(high, word.end() + _SUPPORT_WINDOW)]
+        if any(ended.search(around) for ended in rules.support_ended):
+            continue
+        near = [e for e in versions if low <= e.start and e.end <= high and _gap(e, *word.span()) <= _SUPPORT_WINDOW]
+        if near:
+            nearest = min(near, key=lambda e: _gap(e, *word.span()))
+            supported[nearest.start] = nearest
+    return list(supported.values())
+
+
+@dataclass(frozen=True)
+class Term:
+    text: str
+    start: int
+    end: int
+
+
+def terms(value: str, offset: int) -> list[Term]:
+    """"CPUまたはNVMe" -> CPU, NVMe, with their offsets in the segment (`value` starts at `offset`)."""
+    found, position = [], 0
+    for joiner in [*_relation_joiners().finditer(value), None]:
+        end = joiner.start() if joiner else len(value)
+        found.append(Term(value[position:end], offset + position, offset + end))
+        position = joiner.end() if joiner else end
+    return [t for t in found if t.text]
+
+
+def is_baseline(text: str, lang: str, entity: Entity) -> bool:
+    """"比 PyTorch 2.4 快", "than PyTorch 2.4": the entity is what the sentence compares with."""
+    return any(match.start("base") == entity.start
+               for pattern in rules_for(lang).baselines for match in pattern.finditer(text))
+
+
+@lru_cache(maxsize=1)
+def _relation_joiners() -> re.Pattern:
+    return re.compile(common_rules()["relation_joiners"])
+
+
+def _gap(entity: Entity, start: int, end: int) -> int:
+    """Characters between the entity and the span [start, end)."""
+    return entity.start - end if entity.start >= end else start - entity.end
