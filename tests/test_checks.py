@@ -94,3 +94,18 @@ def test_supported_versions_corroborate_and_never_conflict(tmp_path):
     assert con.execute("SELECT count(*) FROM conflicts").fetchone()[0] == 0
     assert con.execute("SELECT value, n_sources, outliers FROM corroborations WHERE attribute = 'supports_python'"
                        ).fetchall() == [("3.12", 2, [])]
+
+
+def test_what_a_named_feature_offloads_to_corroborates_whatever_the_release(tmp_path):
+    """An offload target is the feature's, not one release's: an article without a release and one
+    about DeepSpeed 0.15.0 agree; a default backend stays with its release."""
+    con = ingest(tmp_path, {
+        "a.txt": "DeepSpeed on Windows\nZeRO-Inferenceは、CPUまたはNVMeメモリにオフロードする。",
+        "b.txt": "DeepSpeed 0.15.0 发布\nZeRO-Inference 将模型权重卸载到 CPU 或 NVMe。",
+        "c.txt": "PyTorch 2.4 发布\n将 TCPStore 的默认服务器后端切换为 libuv。",
+        "d.txt": "PyTorch 2.5 released\nThe default TCPStore server backend is libuv.",
+    })
+    assert con.execute("SELECT count(*) FROM conflicts").fetchone()[0] == 0
+    assert con.execute("SELECT subject, attribute, value, release, n_sources FROM corroborations "
+                       "WHERE attribute IN ('offload_target', 'default_backend') ORDER BY value").fetchall() == [
+        ("zero-inference", "offload_target", "cpu", None, 2), ("zero-inference", "offload_target", "nvme", None, 2)]

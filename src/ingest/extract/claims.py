@@ -24,7 +24,7 @@ import hashlib
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
-from ..lang import profile
+from ..lang import common_rules, profile
 from ..records import CELL_SEPARATOR, HEADING, TABLE_ROW
 from .conditions import conditions
 from .entities import COUNT, MATURITY, MULTIPLIER, PERCENT, QUANTITY, VERSION, Entity
@@ -142,9 +142,11 @@ class ClaimBuilder:
     def _relations(self, segment: SegmentInput) -> list[Claim]:
         """"CPUまたはNVMeメモリにオフロード", "默认服务器后端切换为 libuv": a value named in words
         (`relations` in lang/<code>/rules.yaml), one claim per term, of the nearest subject outside
-        the value. A subject has several such values (offload targets), so they only corroborate."""
+        the value. A subject has several such values (offload targets), so they only corroborate;
+        some hold whatever the release, like a model's size (`release_independent_relations`)."""
         claims = []
         for attribute, pattern in rules_for(segment.lang).for_text(segment.text).relations:
+            release = (None, None) if attribute in common_rules()["release_independent_relations"] else None
             for match in pattern.finditer(segment.text):
                 start, end = match.span("value")
                 subject = self._relation_subject(segment, start, end)
@@ -152,7 +154,7 @@ class ClaimBuilder:
                     continue
                 for term in terms(match["value"], start):
                     claims.append(self._claim(segment, subject, attribute, term.text.casefold(), term.start, term.end,
-                                              set_valued=True))
+                                              set_valued=True, release=release))
         return claims
 
     def _relation_subject(self, segment: SegmentInput, start: int, end: int) -> Mention | None:

@@ -21,7 +21,7 @@ from ..align import compare as align_compare, groups as align_groups, sentences 
 from ..clean import budget as clean_budget, html as clean_html, markdown as clean_markdown, normalize as clean_normalize
 from ..clean import text as clean_text
 from ..extract import (anchors, claims, conditions, document, entities, glossary, mentions, nlp, notation, numbers,
-                       prefilter, releases, rules, subjects)
+                       phrases, prefilter, releases, rules, subjects)
 from ..translate import TranslationEngine, argos, engine, fidelity
 from ..translate import metadata as translate_metadata
 from ..translate import segments as translate_segments
@@ -37,7 +37,7 @@ STAGE_MODULES: dict[str, tuple[ModuleType, ...]] = {
                 language, segment, prepare, lang),
     "translate": (engine, argos, translate_metadata, translate_segments),
     "extract": (rules, prefilter, entities, numbers, notation, mentions, subjects, conditions, releases, nlp, anchors,
-                glossary, claims, document, fidelity, lang),
+                glossary, phrases, claims, document, fidelity, lang),
 }
 # The cross-document comparison of renderings: a change to these re-aligns every stored pair
 # (ingest.run.renderings keys the stored alignments on their digest and the documents' versions).

@@ -1,7 +1,8 @@
 -- What claims are compared under. A claim's scope is its release, else the article it belongs
 -- to (its group of renderings, or its document): two articles without a release never compare.
--- A named model's size ("BLOOM-176B") holds whatever the release. Set-valued claims (a model
--- family's sizes, the Python versions a release supports) corroborate but never conflict.
+-- Set-valued claims (a model family's sizes, the Python versions a release supports, a feature's
+-- offload targets) corroborate but never conflict; those without a release (a named model's size
+-- "BLOOM-176B", what a named feature can offload to) hold whatever the release.
 -- A claim about a part of a product ("torchinductor-cpu-backend") also speaks for the product
 -- ("torchinductor", the subject its slug begins with): part and product meet, two parts of one
 -- product do not (`via_part`). Multipliers compare as factors of at least 1: a reduction to
@@ -13,7 +14,7 @@ WITH current_claims AS (
     SELECT c.* FROM claims c JOIN documents d ON d.doc_id = c.doc_id AND d.status = 'ok'
 ),
 scoped AS (
-    SELECT c.*, CASE WHEN c.subject_source = 'model' THEN 'any release'
+    SELECT c.*, CASE WHEN coalesce(c.set_valued, false) AND c.release IS NULL THEN 'any release'
                      ELSE coalesce(c.release, 'article ' || coalesce(r.group_id, c.doc_id)) END AS scope,
            CASE WHEN c.unit = 'x' AND c.value_num > 0 AND coalesce(c.value_max, c.value_num) < 1
                 THEN 1 / coalesce(c.value_max, c.value_num) ELSE c.value_num END AS lo_value,
