@@ -158,3 +158,9 @@ def test_a_value_named_in_words_is_a_set_valued_relation_claim_of_the_nearest_su
 def test_a_relation_without_a_subject_or_with_a_sentence_word_for_its_value_makes_no_claim():
     assert related(claims_of("モデルパラメータをCPUメモリにオフロードします。", "ja", release=None)) == set()
     assert related(claims_of("The default FooStore backend changed.", "en", release=None)) == set()
+
+
+def test_support_that_ends_after_the_version_is_no_supported_version():
+    assert supported(claims_of("Support for CUDA 11.6 ends with this release.", "en", release="pytorch 2.4")) == set()
+    assert supported(claims_of("Added support for Python 3.12 and dropout fixes.", "en", release="pytorch 2.4")) == {
+        ("pytorch", "supports_python", "3.12", "pytorch 2.4", True)}

@@ -262,7 +262,8 @@ class ClaimBuilder:
         subject = Mention(product, release[0], 0, 0)
         return [self._claim(segment, subject, f"supports_{entity.extra['product']}", entity.extra["version"],
                             entity.start, entity.end, set_valued=True, release=release)
-                for entity in supported_versions(segment.text, segment.lang, segment.entities) if entity.extra.get("product") != product]
+                for entity in supported_versions(segment.text, segment.lang, segment.entities)
+                if entity.extra.get("product") != product]
 
     def _value_claim(self, segment: SegmentInput, entity: Entity, mentions: list[Mention]) -> list[Claim]:
         attribute = self._value_attribute(segment, entity)

@@ -67,12 +67,14 @@ def supported_versions(text: str, lang: str, entities: Sequence[Entity]) -> list
     supported: dict[int, Entity] = {}
     for word in (match for pattern in rules.supports for match in pattern.finditer(text)):
         low, high = clause_bounds(text, word.start())
-        around = text[max(low, word.start() - _SUPPORT_WINDOW):min(high, word.end() + _SUPPORT_WINDOW)]
-        if any(ended.search(around) for ended in rules.support_ended):
-            continue
         near = [e for e in versions if low <= e.start and e.end <= high and _gap(e, *word.span()) <= _SUPPORT_WINDOW]
-        if near:
-            nearest = min(near, key=lambda e: _gap(e, *word.span()))
+        if not near:
+            continue
+        nearest = min(near, key=lambda e: _gap(e, *word.span()))
+        # "不再支持 CUDA 10.2", "Support for CUDA 11.6 ends": an ending word around the word or the version.
+        around = text[max(low, min(word.start(), nearest.start) - _SUPPORT_WINDOW):
+                      min(high, max(word.end(), nearest.end) + _SUPPORT_WINDOW)]
+        if not any(ended.search(around) for ended in rules.support_ended):
             supported[nearest.start] = nearest
     return list(supported.values())
 
