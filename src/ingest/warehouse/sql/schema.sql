@@ -86,7 +86,7 @@ CREATE TABLE IF NOT EXISTS claims (
     evidence     VARCHAR,                   -- the source sentence
     evidence_en  VARCHAR,                   -- its translation, when there is one
     set_valued   BOOLEAN                    -- one of several values the subject has (a model family's
-                                            -- sizes, supported Python versions): corroborates only
+                                            -- sizes, supported versions, offload targets): corroborates only
 );
 
 CREATE TABLE IF NOT EXISTS anchors (      -- numbers, Latin names and URLs per segment, for alignment

@@ -21,7 +21,7 @@ WITH groups AS (
            arg_min(claim_id, doc_id) AS claim_id, bool_and(via_part) AS via_part,
            list(DISTINCT source) AS sources
     FROM document_positions
-    WHERE NOT corroborate_only  -- a model family has many sizes, a release supports many Pythons
+    WHERE NOT corroborate_only  -- set-valued: a model family has many sizes, a release supports many Pythons
     GROUP BY ALL
 ),
 disagreeing AS (
