@@ -117,7 +117,7 @@ def stage_why(stage: str, results: dict[str, Any], row: dict[str, Any]) -> str:
         return ("the stage builds no spaCy Doc (nothing read its tokens or `doc.ents`): the library call is the "
                 "yardstick the issue set. Its parts: entity rules "
                 f"({parts.get('extract:rules', 0):.0f} s; the rules prefilter skips the patterns whose required "
-                f"characters a segment lacks), number mentions ({parts.get('extract:mentions', 0):.0f} s), claims "
+                f"characters a segment lacks), figures read ({parts.get('extract:readings', 0):.0f} s), claims "
                 f"({parts.get('extract:claims', 0):.0f} s: glossary lookup, subjects, attributes, releases) and "
                 f"the per-segment loop and rows ({parts.get('extract:document', 0):.0f} s).")
     if stage == "load":

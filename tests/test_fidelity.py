@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from ingest.translate import argos
-from ingest.translate.fidelity import check_fidelity
+from ingest.extract.fidelity import check_fidelity
 
 pytest_plugins = ["translate_fixtures"]
 
@@ -56,7 +56,7 @@ UNFAITHFUL = [
     ("ja", "A100-80Gを使用", "uses the A100", [("name", "A100-80G")]),
     ("ja", "RTX A2000で動作", "runs on an A2000", [("name", "RTX A2000")]),
     ("zh", "PyTorch 2.10 发布", "PyTorch 2.1 released", [("version", "2.10")]),
-    ("ja", "7月に公開", "published in June", [("number", "7月")]),
+    ("ja", "7月に公開", "published in June", [("date", "7月")]),
     ("ja", "1/4に削減", "reduced by a third", [("number", "1/4")]),
 ]
 

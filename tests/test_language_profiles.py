@@ -32,7 +32,7 @@ metadata_labels: {published: [publié, date de publication]}
 
 RULES = """maturity:
   beta: ['(?<![A-Za-z_.])bêta(?![A-Za-z_])']
-counts:
+units:
   contributors: ['contributeurs']
 attributes:
   speedup: ['accélération', 'plus rapide']

@@ -1,6 +1,7 @@
 """The package's structure: imports point one way, no cycles, modules of a readable size.
 
-An AST walk of src/ingest (imports under `if TYPE_CHECKING:` are left out: they never run).
+An AST walk of src/ingest (`ingest.run.identity.module_graph`, the walk that also tells what a stage
+runs), imports under `if TYPE_CHECKING:` included.
 Layers, from the bottom: records/errors/settings <- the stages (discover, read, clean, lang,
 metadata, language, segment, prepare, translate, extract, align) <- warehouse <- outputs <- run
 <- flow, prefect_server, evaluate <- cli. A module may import its own layer or lower ones; only run/ and
@@ -11,6 +12,8 @@ from __future__ import annotations
 
 import ast
 from pathlib import Path
+
+from ingest.run.identity import module_graph
 
 PACKAGE = Path(__file__).resolve().parents[1] / "src" / "ingest"
 LAYERS = [
@@ -27,47 +30,10 @@ MAX_LINES = 400
 LONG_MODULE_REASON = "Why this module is long:"
 
 
-def _module_name(path: Path) -> str:
-    parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
-    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
-
-
-def _is_type_checking(node: ast.If) -> bool:
-    test = node.test
-    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or \
-        (isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
-
-
-def _imports(path: Path, modules: set[str]) -> set[str]:
-    """The ingest modules a file imports at run time (relative imports resolved): for
-    `from X import y`, X.y when that is a module, else X."""
-    name = _module_name(path)
-    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
-    found: set[str] = set()
-    nodes = list(ast.parse(path.read_text("utf-8")).body)
-    while nodes:
-        node = nodes.pop()
-        if isinstance(node, ast.If) and _is_type_checking(node):
-            nodes.extend(node.orelse)
-            continue
-        nodes.extend(child for child in ast.iter_child_nodes(node) if isinstance(child, ast.stmt))
-        if isinstance(node, ast.Import):
-            found.update(alias.name for alias in node.names if alias.name.startswith("ingest"))
-        elif isinstance(node, ast.ImportFrom):
-            base = node.module or ""
-            if node.level:
-                anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
-                base = ".".join(anchor + ([base] if base else []))
-            if base.startswith("ingest"):
-                for alias in node.names:
-                    found.add(f"{base}.{alias.name}" if f"{base}.{alias.name}" in modules else base)
-    return found
-
-
 def _graph() -> dict[str, set[str]]:
-    modules = {_module_name(p): p for p in PACKAGE.rglob("*.py")}
-    return {name: {target for target in _imports(path, set(modules)) if target in modules and target != name}
-            for name, path in modules.items()}
+    """Every module's imports of the package, those under `if TYPE_CHECKING:` included: a cycle
+    there is a cycle in what a reader must understand, even if it never runs."""
+    return {name: set(module.imports) for name, module in module_graph(type_checking=True).items()}
 
 
 def _layer(module: str) -> int:

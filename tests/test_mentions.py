@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from ingest.align.compare import match_mentions
-from ingest.extract.mentions import DATE, IDENTIFIER, MODEL, QUANTITIES, REFERENCE, URL, VERSION, find_mentions
+from ingest.extract.reader import DATE, IDENTIFIER, MODEL, QUANTITIES, REFERENCE, URL, VERSION, read as find_mentions
 
 
 def _only(text: str, lang: str):

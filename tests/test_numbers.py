@@ -1,10 +1,11 @@
-"""Number normalisation with CJK magnitudes and written precision."""
+"""One figure read whole: CJK magnitudes and numerals, Latin magnitudes, written precision."""
 
 from __future__ import annotations
 
 import pytest
 
-from ingest.extract.numbers import parse_cjk_numeral, parse_number, values_agree
+from ingest.extract.notation import numerals
+from ingest.extract.reader import read_number, values_agree
 
 
 @pytest.mark.parametrize("text, value", [
@@ -13,17 +14,17 @@ from ingest.extract.numbers import parse_cjk_numeral, parse_number, values_agree
     ("一万二千", 12_000),
 ])
 def test_values(text, value):
-    assert parse_number(text).value == pytest.approx(value)
+    assert read_number(text).value == pytest.approx(value)
 
 
 def test_written_precision_decides_agreement():
-    assert values_agree(parse_number("3万"), parse_number("29.8k"))
-    assert not values_agree(parse_number("2万"), parse_number("20万"))
-    assert values_agree(parse_number("97.5"), parse_number("97.5"))
-    assert not values_agree(parse_number("2"), parse_number("1.53"))
+    assert values_agree(read_number("3万"), read_number("29.8k"))
+    assert not values_agree(read_number("2万"), read_number("20万"))
+    assert values_agree(read_number("97.5"), read_number("97.5"))
+    assert not values_agree(read_number("2"), read_number("1.53"))
 
 
 def test_not_numbers():
-    assert parse_number("H100") is None
-    assert parse_number("abc") is None
-    assert parse_cjk_numeral("模型") is None
+    assert read_number("H100") is None
+    assert read_number("abc") is None
+    assert numerals().value("模型") is None

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import re
-from dataclasses import fields
 from pathlib import Path
 
 import pytest
 
-from ingest.extract.mentions import DOTTED, _notation_prefilter, number_patterns
+from ingest.extract.notation import DOTTED, patterns
 from ingest.extract.prefilter import required_sets
+from ingest.extract.reader import _prefilter
 from ingest.extract.rules import _PATTERN_LISTS, rules_for
 from ingest.lang import profiles
 
@@ -41,11 +41,12 @@ def test_narrowed_rules_keep_every_pattern_that_matches(lang):
 
 
 def test_narrowed_notation_keeps_every_pattern_that_matches():
-    prefilter = _notation_prefilter()
-    patterns = [DOTTED, *(getattr(number_patterns(), f.name) for f in fields(number_patterns()))]
+    found = patterns()
+    every = [DOTTED, found.url, *found.dates, found.token, found.number, found.numeral, found.word_number,
+             *found.fractions, found.reference, found.multiplier_word]
     for line in _lines():
-        kept = {id(p) for p in prefilter.narrowed(line)}
-        assert all(id(p) in kept for p in patterns if p.search(line)), line
+        kept = {id(p) for p in _prefilter().narrowed(line)}
+        assert all(id(p) in kept for p in every if p.search(line)), line
 
 
 def test_required_sets_read_literals_digits_and_alternatives():

@@ -188,10 +188,10 @@ def report_task(warehouse_path: str, reports_dir: str | None, summary: RunSummar
     con = warehouse.connect(warehouse_path)
     try:
         update_checks(con)
-        filled = fill_for_run(con, make_engine(), translate, lambda: report_data(con, summary, cache_dir), _report)
+        filled = fill_for_run(con, make_engine(), translate, lambda: report_data(con, summary.line(), cache_dir), _report)
         summary.filled, summary.waiting = filled.filled, filled.still_waiting
         record_run(con, run_row)
-        data = report_data(con, summary, cache_dir)
+        data = report_data(con, summary.line(), cache_dir)
     finally:
         con.close()
     if reports_dir:

@@ -7,12 +7,12 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from .extract.reader import first_date
 from .lang import profiles
 from .records import HEADING, Cleaned, Metadata
 
 _HEAD_BLOCKS = 12
-_DATE = re.compile(r"(?P<y>(?:19|20)\d{2})\s*(?:年|[-/.])\s*(?P<m>\d{1,2})\s*(?:月|[-/.])\s*(?P<d>\d{1,2})\s*日?")
-_LABEL = r"\s*[:：]\s*"
+_LABEL = r"\s*:\s*"  # blocks are NFKC-normalised: a full-width colon is ":" here
 _TITLE_MAX = 160
 
 
@@ -38,13 +38,10 @@ def _labelled_lines() -> _LabelledLines:
 
 
 def parse_date(text: str) -> dt.date | None:
-    """The first plausible calendar date in `text` ('2024年10月17日', '2025 年 2 月 1 日', '2024-07-24')."""
-    for match in _DATE.finditer(text):
-        try:
-            return dt.date(int(match["y"]), int(match["m"]), int(match["d"]))
-        except ValueError:
-            continue
-    return None
+    """The first whole calendar date in `text` ('2024年10月17日', '2025 年 2 月 1 日', '2024-07-24',
+    'July 24, 2024'), as the reader of figures reads it."""
+    found = first_date(text)
+    return dt.date.fromisoformat(found) if found else None
 
 
 def _front_matter_date(value: object) -> dt.date | None:

@@ -10,20 +10,24 @@ a soft delimiter so that no segment exceeds what a translation model takes.
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
 from typing import Iterator
 
-from .lang import sentence_end_chars
+from .lang import clause_mark_chars, sentence_end_chars
 from .records import HEADING, PARAGRAPH, Cleaned
 
 MAX_SEGMENT_CHARS = 400
-_CLOSERS = "」』）)\"”’】〕》>"
+# Closing brackets and quotation marks of every script (Unicode categories Pe and Pf), '"' and '>'.
+_CLOSERS = "".join(chr(code) for code in range(0x10000) if unicodedata.category(chr(code)) in ("Pe", "Pf")) + "\">"
 # A sentence ends at ! ? and every language's own sentence ends (。！？), with the brackets it closes.
 _HARD_END = re.compile(rf"[!?{re.escape(sentence_end_chars())}]+[{re.escape(_CLOSERS)}]*")
 # A full stop ends a sentence only before whitespace and a capital or CJK character,
 # so "torch.compile", "2.5" and "e.g. this" stay whole.
 _LATIN_END = re.compile(r"(?<![A-Z])(?<!\be\.g)(?<!\bi\.e)(?<!\betc)(?<!\bvs)(?<!\bFig)(?<!\bNo)\.(?=\s+[A-Z\u3040-\u30ff\u4e00-\u9fff])")
-_SOFT_BREAK = re.compile(r"[、,，;；:：]\s*|\s+")
+# Where an overlong sentence may be cut: after a clause mark of any language or a comma, semicolon
+# or colon (the text is NFKC-normalised: "，" is ","), else at a space.
+_SOFT_BREAK = re.compile(rf"[,;:{re.escape(clause_mark_chars())}]\s*|\s+")
 
 
 @dataclass(frozen=True)

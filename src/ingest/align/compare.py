@@ -18,7 +18,7 @@ import re
 from dataclasses import dataclass
 from typing import Sequence
 
-from ..extract.mentions import DATE, FRACTION, LABEL, MODEL, MULTIPLIER, NUMBER, QUANTITIES, VERSION, Mention
+from ..extract.reader import DATE, FRACTION, LABEL, MODEL, MULTIPLIER, NUMBER, QUANTITIES, VERSION, Reading
 
 AGREE, CHANGED, HEDGE = "agree", "changed", "hedge"
 # Kinds of change.
@@ -29,14 +29,14 @@ _COMPARED = QUANTITIES | {VERSION, DATE, MODEL, LABEL}
 
 @dataclass(frozen=True)
 class MentionPair:
-    a: Mention
-    b: Mention
+    a: Reading
+    b: Reading
     relation: str            # agree | changed | hedge
     change: str | None       # for `changed`: magnitude | digits | value | version | date | name | size | label
     certainty: float         # how sure the pairing is (1.0: values agree, or the only two left)
 
 
-def _class(mention: Mention) -> str:
+def _class(mention: Reading) -> str:
     """Mentions that can be the same figure: numbers with numbers, percentages with percentages,
     multipliers and fractions together."""
     if mention.kind in (MULTIPLIER, FRACTION):
@@ -44,7 +44,7 @@ def _class(mention: Mention) -> str:
     return mention.kind
 
 
-def _factor(mention: Mention) -> tuple[float, float]:
+def _factor(mention: Reading) -> tuple[float, float]:
     """A multiplier or fraction as a factor of at least 1 (1/13 and 13x are both 13), with its tolerance."""
     value = mention.value or 0.0
     if value and value < 1:
@@ -52,16 +52,18 @@ def _factor(mention: Mention) -> tuple[float, float]:
     return value, mention.tol
 
 
-def _units_compatible(x: Mention, y: Mention) -> bool:
+def _units_compatible(x: Reading, y: Reading) -> bool:
     return x.unit is None or y.unit is None or x.unit == y.unit
 
 
-def _agrees(x: Mention, y: Mention) -> bool:
+def _agrees(x: Reading, y: Reading) -> bool:
     if {x.kind, y.kind} == {MODEL, NUMBER}:  # "GenSLMs 25B model" / "25Bモデル": one size, named or not
         return _values_agree(x.value, x.tol, y.value, y.tol)
     if _class(x) != _class(y):
         return False
-    if x.kind in (VERSION, DATE, LABEL):
+    if x.kind == VERSION:
+        return _same_version(x, y)
+    if x.kind in (DATE, LABEL):
         return x.norm == y.norm
     if x.kind == MODEL:
         return _same_name(x.name, y.name) and _values_agree(x.value, x.tol, y.value, y.tol)
@@ -72,6 +74,13 @@ def _agrees(x: Mention, y: Mention) -> bool:
         return _values_agree(vx, tx, vy, ty)
     return (_values_agree(x.value, x.tol, y.value, y.tol)
             and _values_agree(x.value_max or x.value, x.tol, y.value_max or y.value, y.tol))
+
+
+def _same_version(x: Reading, y: Reading) -> bool:
+    """One version, whether or not its product is written ("CUDA 11.4" = "11.4"; not "CUDA 11.4" = "Python 11.4")."""
+    if x.name and y.name and x.name != y.name:
+        return False
+    return (x.version or x.norm) == (y.version or y.norm)
 
 
 def _values_agree(a: float | None, tol_a: float, b: float | None, tol_b: float) -> bool:
@@ -97,7 +106,7 @@ def _edit_distance(x: str, y: str) -> int:
     return previous[-1]
 
 
-def change_kind(x: Mention, y: Mention) -> str:
+def change_kind(x: Reading, y: Reading) -> str:
     """What changed between two mentions of one figure."""
     if x.kind == VERSION:
         return VERSION_CHANGE
@@ -119,13 +128,13 @@ def change_kind(x: Mention, y: Mention) -> str:
     return VALUE
 
 
-def _transposed(x: Mention, y: Mention) -> bool:
+def _transposed(x: Reading, y: Reading) -> bool:
     """The same digits in another order or with one changed, at one magnitude ("460" / "406", "426" / "462")."""
     dx, dy = (re.sub(r"\D", "", m.norm) for m in (x, y))
     return len(dx) == len(dy) >= 2 and (sorted(dx) == sorted(dy) or sum(a != b for a, b in zip(dx, dy)) == 1)
 
 
-def _evidently_same(x: Mention, y: Mention, left_x: Sequence[Mention], left_y: Sequence[Mention]) -> float:
+def _evidently_same(x: Reading, y: Reading, left_x: Sequence[Reading], left_y: Sequence[Reading]) -> float:
     """How sure it is that two leftover mentions are one figure (0: not at all)."""
     if _class(x) != _class(y) or not _units_compatible(x, y):
         return 0.0
@@ -154,7 +163,7 @@ def _evidently_same(x: Mention, y: Mention, left_x: Sequence[Mention], left_y: S
     return 0.0
 
 
-def match_mentions(a: Sequence[Mention], b: Sequence[Mention]) -> list[MentionPair]:
+def match_mentions(a: Sequence[Reading], b: Sequence[Reading]) -> list[MentionPair]:
     """The one-to-one pairs between two aligned spans' mentions (identifiers, URLs and references left out)."""
     left_a = [m for m in a if m.kind in _COMPARED]
     left_b = [m for m in b if m.kind in _COMPARED]

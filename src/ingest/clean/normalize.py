@@ -12,6 +12,7 @@ from functools import lru_cache
 from importlib import resources
 from typing import Iterable
 
+from ..lang import bullet_chars
 from ..records import CELL_SEPARATOR, Block
 
 # Zero-width and bidi controls carry no text and can disguise it (Trojan-source style);
@@ -21,7 +22,7 @@ INVISIBLE = re.compile("[\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\uf
 _LINE_SEPARATORS = re.compile("\r\n|[\r\u2028\u2029]")
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 _SPACES = re.compile(r"[ \t\u00a0\u3000]+")
-_BULLET_ONLY = re.compile(r"^[-*•・+]$")
+_BULLET_ONLY = re.compile(rf"^[-*•+{re.escape(bullet_chars())}]$")
 _CJK_CHAR = r"[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff\uff00-\uffef]"
 _SOFTBREAK_CJK = re.compile(rf"(?<={_CJK_CHAR})\n(?={_CJK_CHAR})")
 # Marks table cells inside a block's text until `finish` joins them with CELL_SEPARATOR.

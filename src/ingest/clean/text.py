@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 from typing import Iterator
 
+from ..lang import bullet_chars, clause_mark_chars, sentence_end_chars
 from ..records import HEADING, LIST_ITEM, PARAGRAPH, Block
 from .budget import CleaningBudget
 
@@ -14,9 +16,10 @@ SUFFIXES = (".txt",)
 MARKUP = ("\n",)
 MARKUP_NAME = "lines"
 
-_SENTENCE_END = tuple("。.!?！？:：;；,，、")
+# A line ending in these (after NFKC: "！" is "!") ends a sentence or a clause: it is no heading.
+_SENTENCE_END = tuple(".!?:;," + sentence_end_chars() + clause_mark_chars())
 _HEADING_MAX_CHARS = 60
-_BULLET_PREFIX = re.compile(r"^(?:[-*•・]|\d{1,2}[.)])\s+")
+_BULLET_PREFIX = re.compile(rf"^(?:[-*•{re.escape(bullet_chars())}]|\d{{1,2}}[.)])\s+")
 # Source code pasted into plain-text articles: short, unpunctuated, and not a heading.
 _CODE_LINE = re.compile(r"^(?:import |from \S+ import |with |for |def |class |#|return )|[=({\[]\S*[)}\]]$|\w\(.*\)\s*:?$")
 _NUMBERED = re.compile(r"^\d{1,2}[.)]")
@@ -24,7 +27,8 @@ _NUMBERED = re.compile(r"^\d{1,2}[.)]")
 
 def _looks_like_heading(line: str) -> bool:
     """Plain text has no markup: a short line that ends no sentence (and is no code) is a heading."""
-    return (len(line) <= _HEADING_MAX_CHARS and not line.endswith(_SENTENCE_END) and "。" not in line
+    return (len(line) <= _HEADING_MAX_CHARS and not unicodedata.normalize("NFKC", line).endswith(_SENTENCE_END)
+            and not any(char in sentence_end_chars() for char in line)
             and not _CODE_LINE.search(line))
 
 

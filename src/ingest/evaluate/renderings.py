@@ -34,7 +34,7 @@ from typing import Iterable, Sequence
 import duckdb
 import yaml
 
-from ..extract.mentions import find_mentions
+from ..extract.reader import read
 from ..warehouse import dicts
 
 CATEGORIES = ("must_flag", "should_flag", "must_corroborate", "must_not_flag")
@@ -132,7 +132,7 @@ def _same_value(found: str, gold: str) -> bool:
 def _values(text: str) -> set[float]:
     """The numeric values a written value may stand for (a factor and its inverse)."""
     values = set()
-    for mention in find_mentions(unicodedata.normalize("NFKC", text or ""), "zh"):
+    for mention in read(unicodedata.normalize("NFKC", text or ""), "zh"):
         if mention.value:
             values.update({mention.value, 1.0 / mention.value} if mention.unit == "x" or mention.value < 1
                           else {mention.value})

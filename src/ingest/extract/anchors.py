@@ -3,7 +3,7 @@
 Two renderings of one article (a translation, a second translation, a
 re-edit) share these whatever their language, so they let the warehouse pair
 documents (the `document_pairs` view) and align their sentences without a translation
-model. Numbers are the values of the segment's quantity mentions, so "39 million" and
+model. Numbers are the values of the segment's quantity readings, so "39 million" and
 "3900 万" are one anchor.
 """
 
@@ -12,27 +12,27 @@ from __future__ import annotations
 import re
 from typing import Iterator, Sequence
 
-from .mentions import QUANTITIES, Mention
-from .numbers import canonical
+from .notation import canonical
+from .reader import QUANTITIES, URL as URL_READING, Reading
 
 NUMBER, NAME, URL = "number", "name", "url"
-_URL = re.compile(r"https?://[^\s)>\]\"'、。,，]+")
 _NAME = re.compile(r"(?<![A-Za-z0-9_])[A-Za-z][A-Za-z0-9_+\-]*[A-Za-z0-9+](?![A-Za-z0-9_])")
 # Function words and generic tokens that would make any two English-flavoured texts look alike.
 _STOP_NAMES = frozenset("""the and for with from this that are was were has have not but you your our its
 into than then also can will all any more most such via per new api gpu cpu tpu llm""".split())
 
 
-def segment_anchors(text: str, mentions: Sequence[Mention]) -> Iterator[tuple[str, str]]:
+def segment_anchors(text: str, readings: Sequence[Reading]) -> Iterator[tuple[str, str]]:
     """(kind, anchor) pairs of one segment; names lowercased, numbers canonical."""
     without_urls = text
-    for match in _URL.finditer(text):
-        yield URL, match.group().rstrip("/").lower()
-        without_urls = without_urls.replace(match.group(), " ")
+    for reading in readings:
+        if reading.kind == URL_READING:
+            yield URL, reading.norm.rstrip("/")
+            without_urls = without_urls.replace(reading.text, " ")
     for match in _NAME.finditer(without_urls):
         name = match.group().lower()
         if len(name) >= 3 and name not in _STOP_NAMES:
             yield NAME, name
-    for mention in mentions:
-        if mention.kind in QUANTITIES and mention.value is not None:
-            yield NUMBER, canonical(mention.value)
+    for reading in readings:
+        if reading.kind in QUANTITIES and reading.value is not None:
+            yield NUMBER, canonical(reading.value)

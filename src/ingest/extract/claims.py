@@ -28,12 +28,13 @@ from ..lang import common_rules, profile
 from ..records import CELL_SEPARATOR, HEADING, TABLE_ROW
 from .conditions import conditions
 from .entities import COUNT, MATURITY, MULTIPLIER, PERCENT, QUANTITY, VERSION, Entity
-from .glossary import Mention, glossary
-from .mentions import MODEL, Mention as NumberMention
+from .glossary import SubjectMention, glossary
+from .notation import canonical
 from .phrases import attribute_near, baseline_near, clause_bounds, is_baseline, supported_versions, terms
+from .reader import MODEL
 from .releases import is_earlier, releases_in
 from .rules import rules_for
-from .numbers import canonical
+from .segments import SegmentInput
 from .subjects import is_specific, slug, subject_mentions, tagged_feature
 
 _COUNT_ATTRIBUTES = {"contributors": "contributors", "commits": "commits",
@@ -42,20 +43,6 @@ _QUANTITY_ATTRIBUTES = {"tokens": "tokens", "parameters": "parameters", "GB": "m
                         "MB": "memory", "TB": "storage", "GB/s": "bandwidth", "Gbps": "network_bandwidth",
                         "tokens/s": "generation_throughput", "TFLOPS": "compute"}
 _RELEASE_WIDE_COUNTS = {"contributors", "commits"}
-
-
-@dataclass(frozen=True)
-class SegmentInput:
-    """What claim building needs to know about one segment."""
-
-    seg_idx: int
-    kind: str
-    lang: str
-    text: str
-    text_en: str | None
-    section: str | None
-    entities: Sequence[Entity]
-    mentions: Sequence[NumberMention] = ()
 
 
 @dataclass(frozen=True)
@@ -84,9 +71,9 @@ class Claim:
     set_valued: bool = False    # one of several values the subject has: corroborates, never contradicts
 
 
-def _nearest(mentions: Sequence[Mention], start: int, end: int) -> Mention | None:
+def _nearest(mentions: Sequence[SubjectMention], start: int, end: int) -> SubjectMention | None:
     """The mention closest to [start, end), preferring one before it over one after at equal distance."""
-    def distance(m: Mention) -> tuple[int, int]:
+    def distance(m: SubjectMention) -> tuple[int, int]:
         return (start - m.end, 0) if m.end <= start else (m.start - end, 1)
     outside = [m for m in mentions if m.end <= start or m.start >= end]
     return min(outside, key=distance, default=None)
@@ -100,7 +87,7 @@ def _cells(text: str) -> Iterable[tuple[int, int]]:
         start += len(part) + len(CELL_SEPARATOR)
 
 
-def _head_mention(mentions: Sequence[Mention], lang: str) -> Mention | None:
+def _head_mention(mentions: Sequence[SubjectMention], lang: str) -> SubjectMention | None:
     """The subject a heading or cell is about, a glossary subject before a name: head-final
     languages (Chinese, Japanese: see their profiles) put the head noun last ("TorchInductor
     中的 BF16 符号形状优化"), English first ("FlexAttention in TorchInductor")."""
@@ -120,8 +107,8 @@ class ClaimBuilder:
         self.doc_release, self.doc_release_source = release, release_source if release else None
         self.release, self.release_source = self.doc_release, self.doc_release_source
         self.lang = lang
-        self.section_subject: Mention | None = None
-        self.previous_subject: Mention | None = None  # the first sure subject of the sentence before
+        self.section_subject: SubjectMention | None = None
+        self.previous_subject: SubjectMention | None = None  # the first sure subject of the sentence before
         self.section_maturity: str | None = None
         self.column_maturity: list[str | None] = []
 
@@ -157,7 +144,7 @@ class ClaimBuilder:
                                               set_valued=True, release=release))
         return claims
 
-    def _relation_subject(self, segment: SegmentInput, start: int, end: int) -> Mention | None:
+    def _relation_subject(self, segment: SegmentInput, start: int, end: int) -> SubjectMention | None:
         """The subject nearest to a relation's value in its clause (a sure one first, then a name
         the glossary does not know: "ZeRO-Infinity offloads…"), else the section's."""
         clause_start, clause_end = clause_bounds(segment.text, start)
@@ -229,7 +216,7 @@ class ClaimBuilder:
         self.previous_subject = (stated or specific or [None])[-1]
         return claims
 
-    def _body_claims(self, segment: SegmentInput, mentions: list[Mention]) -> list[Claim]:
+    def _body_claims(self, segment: SegmentInput, mentions: list[SubjectMention]) -> list[Claim]:
         tagged = tagged_feature(segment.text, segment.entities) if segment.kind != "paragraph" else None
         claims = []
         for entity in segment.entities:
@@ -245,9 +232,9 @@ class ClaimBuilder:
         """"BLOOM-176B", "Megatron-Turing NLG 530Bモデル": a named model's size, true whatever the
         release (these claims corroborate but never contradict: one family has many sizes)."""
         claims = []
-        for mention in segment.mentions:
+        for mention in segment.readings:
             if mention.kind == MODEL and mention.name and mention.value:
-                subject = Mention(slug(mention.name), mention.name, mention.start, mention.end)
+                subject = SubjectMention(slug(mention.name), mention.name, mention.start, mention.end)
                 claims.append(self._claim(segment, subject, "parameters", _size(mention.value), mention.start,
                                           mention.end, subject_source="model", set_valued=True))
         return claims
@@ -259,13 +246,13 @@ class ClaimBuilder:
         if release[0] is None:
             return []
         product = release[0].split(" ", 1)[0]
-        subject = Mention(product, release[0], 0, 0)
-        return [self._claim(segment, subject, f"supports_{entity.extra['product']}", entity.extra["version"],
+        subject = SubjectMention(product, release[0], 0, 0)
+        return [self._claim(segment, subject, f"supports_{entity.product}", entity.version or "",
                             entity.start, entity.end, set_valued=True, release=release)
                 for entity in supported_versions(segment.text, segment.lang, segment.entities)
-                if entity.extra.get("product") != product]
+                if entity.product != product]
 
-    def _value_claim(self, segment: SegmentInput, entity: Entity, mentions: list[Mention]) -> list[Claim]:
+    def _value_claim(self, segment: SegmentInput, entity: Entity, mentions: list[SubjectMention]) -> list[Claim]:
         attribute = self._value_attribute(segment, entity)
         if attribute is None:
             return []
@@ -289,8 +276,8 @@ class ClaimBuilder:
             return "speedup" if entity.label == MULTIPLIER and attribute == "performance" else attribute
         return None
 
-    def _value_subject(self, segment: SegmentInput, entity: Entity, mentions: list[Mention],
-                       attribute: str, baseline_span: tuple[int, int] | None) -> Mention | None:
+    def _value_subject(self, segment: SegmentInput, entity: Entity, mentions: list[SubjectMention],
+                       attribute: str, baseline_span: tuple[int, int] | None) -> SubjectMention | None:
         if attribute in _RELEASE_WIDE_COUNTS:
             return self._release_subject()
         usable = [m for m in mentions if not baseline_span or not (baseline_span[0] <= m.start < baseline_span[1])]
@@ -305,19 +292,19 @@ class ClaimBuilder:
                    or self.section_subject or _nearest(in_clause, entity.start, entity.end))
         return subject or (self._release_subject() if entity.label == COUNT else None)
 
-    def _referred(self, segment: SegmentInput) -> Mention | None:
+    def _referred(self, segment: SegmentInput) -> SubjectMention | None:
         """The previous sentence's subject, for a sentence that opens by pointing back to it."""
         opening = segment.text.lstrip()[:6].casefold()
         if self.previous_subject and opening.startswith(tuple(profile(segment.lang).anaphora)):
             return self.previous_subject
         return None
 
-    def _release_subject(self) -> Mention | None:
+    def _release_subject(self) -> SubjectMention | None:
         if not self.release:
             return None
-        return Mention(self.release.split(" ", 1)[0], self.release, 0, 0)
+        return SubjectMention(self.release.split(" ", 1)[0], self.release, 0, 0)
 
-    def _claim(self, segment: SegmentInput, subject: Mention, attribute: str, value: str,
+    def _claim(self, segment: SegmentInput, subject: SubjectMention, attribute: str, value: str,
                start: int, end: int, entity: Entity | None = None, baseline: str | None = None,
                subject_source: str | None = None, set_valued: bool = False,
                release: tuple[str | None, str | None] | None = None) -> Claim:
@@ -357,13 +344,13 @@ class ClaimBuilder:
             return self._release_of(segment, None)
         product = self.release.split(" ", 1)[0]
         named = {e.norm for e in segment.entities
-                 if e.label == VERSION and e.extra.get("product") == product
+                 if e.label == VERSION and e.product == product
                  and not is_earlier(segment, e) and not is_baseline(segment.text, segment.lang, e)}
         if len(named) == 1 and self.release not in named:
             return named.pop(), "sentence"
         return self.release, self.release_source
 
-    def _subject_source(self, subject: Mention) -> str:
+    def _subject_source(self, subject: SubjectMention) -> str:
         if subject.end == 0:
             return "release"
         if subject is self.section_subject:

@@ -1,6 +1,7 @@
 """The conditions a measured value holds under, from its sentence: hardware and GPU count, model
 size, numeric precision, training or inference, end to end or a kernel. Two claims compare only
-under the same conditions (`conditions` in lang/common.yaml holds the words)."""
+under the same conditions (`conditions` in lang/common.yaml holds the symbols, `conditions` in
+lang/<code>/rules.yaml each language's words; all apply to text in any language)."""
 
 from __future__ import annotations
 
@@ -8,19 +9,22 @@ import re
 from functools import lru_cache
 from typing import Sequence
 
-from ..lang import common_rules
+from ..lang import common_rules, every_language
 from .entities import COUNT, HARDWARE, QUANTITY, Entity
-from .numbers import canonical
-
-_MODEL_SIZE_MIN = 1e6  # "25B", "350M": a bare magnitude this large in a claim's sentence is a model size
+from .notation import canonical
+from .reader import MODEL_SIZE_MIN  # "25B", "350M": a bare magnitude this large in a claim's sentence is a model size
 
 
 @lru_cache(maxsize=1)
 def _words() -> list[tuple[str, str, re.Pattern]]:
     """(component, value, pattern) for every condition word."""
-    compiled = []
-    for component, values in (common_rules().get("conditions") or {}).items():
+    merged: dict[tuple[str, str], list[str]] = {}
+    for component, values in [*(common_rules().get("conditions") or {}).items(), *every_language("conditions")]:
         for value, words in values.items():
+            merged.setdefault((component, value), []).extend(words)
+    compiled = []
+    for (component, value), words in merged.items():
+        if words:
             alternation = "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
             compiled.append((component, value, re.compile(rf"(?<![A-Za-z])(?:{alternation})(?![A-Za-z])", re.I)))
     return compiled
@@ -36,7 +40,7 @@ def conditions(text: str, entities: Sequence[Entity], own: Entity | None = None)
             found.add(f"hw={entity.norm}")
         elif entity.label == COUNT and entity.unit == "gpus" and entity.value_num:
             found.add(f"gpus={canonical(entity.value_num)}")
-        elif entity.label == QUANTITY and entity.unit in (None, "parameters") and (entity.value_num or 0) >= _MODEL_SIZE_MIN:
+        elif entity.label == QUANTITY and entity.unit in (None, "parameters") and (entity.value_num or 0) >= MODEL_SIZE_MIN:
             found.add(f"size={canonical(entity.value_num or 0)}")
     for component, value, pattern in _words():
         if pattern.search(text):

@@ -2,18 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Any, Callable, Sequence
+from typing import Any, Sequence
 
 from ..lang import profile
 from ..records import DocumentRows, ExtractedDocument, PreparedDocument, Status, as_rows, utc_now
 from .anchors import segment_anchors
-from .claims import SegmentInput, build_claims
+from .claims import build_claims
+from .entities import Entity, entities_of, find_entities
+from .fidelity import check_fidelity
+from .reader import read, reading_rows
 from .releases import document_release
-from .entities import Entity, find_entities
-from .mentions import find_mentions, mention_rows
-
-# check_fidelity(source, translation, lang) -> issues with kind, expected and detail.
-FidelityCheck = Callable[[str, str, str], list]
+from .segments import SegmentInput
 
 
 def _entity_rows(doc_id: str, seg_idx: int, entities: Sequence[Entity]) -> list[dict[str, Any]]:
@@ -46,34 +45,32 @@ def document_only(prepared: PreparedDocument, run_id: str, fingerprint: str) -> 
     return DocumentRows(document_row(prepared, run_id, fingerprint))
 
 
-def extract_document(prepared: PreparedDocument, run_id: str, fingerprint: str,
-                     check_fidelity: FidelityCheck | None = None) -> ExtractedDocument:
+def extract_document(prepared: PreparedDocument, run_id: str, fingerprint: str) -> ExtractedDocument:
     """Entities, claims and translation issues of a prepared document, as warehouse rows."""
     if prepared.status != Status.OK:
         return ExtractedDocument(prepared, document_only(prepared, run_id, fingerprint))
-    # Entity rules follow the document's language (as the spaCy pipeline picked per document did),
-    # mentions the segment's. No spaCy Doc is built: nothing read its tokens or `doc.ents`, and
-    # tokenising and building Docs was about 40 % of the stage (`ingest.extract.nlp` still offers them).
-    rules_lang = profile(prepared.lang).code
-    inputs, entity_rows, mention_rows_, anchor_rows, issues = [], [], [], [], []
+    # Each segment is read once, by the rules of its language and its document's (an English
+    # sentence in a Japanese article, a Japanese caption in an English one).
+    doc_lang = profile(prepared.lang).code
+    inputs, entity_rows, mention_rows, anchor_rows, issues = [], [], [], [], []
     for record in prepared.segments:
-        entities = find_entities(record.text, rules_lang)
-        mentions = find_mentions(record.text, record.lang)
+        readings = read(record.text, record.lang, doc_lang)
+        entities = entities_of(record.text, readings, record.lang, doc_lang)
         entity_rows.extend(_entity_rows(record.doc_id, record.seg_idx, entities))
-        mention_rows_.extend(mention_rows(record.doc_id, record.seg_idx, mentions))
+        mention_rows.extend(reading_rows(record.doc_id, record.seg_idx, readings))
         anchor_rows.extend({"doc_id": record.doc_id, "seg_idx": record.seg_idx, "kind": kind, "anchor": anchor}
-                           for kind, anchor in segment_anchors(record.text, mentions))
+                           for kind, anchor in segment_anchors(record.text, readings))
         inputs.append(SegmentInput(record.seg_idx, record.kind, record.lang, record.text,
-                                   record.text_en, record.section, entities, tuple(mentions)))
-        if check_fidelity and record.text_en:
+                                   record.text_en, record.section, entities, tuple(readings)))
+        if record.text_en:
             issues.extend({"doc_id": record.doc_id, "seg_idx": record.seg_idx, "kind": i.kind,
                            "expected": i.expected, "detail": i.detail}
                           for i in check_fidelity(record.text, record.text_en, record.lang))
-    title_entities = find_entities(prepared.metadata.title, prepared.lang) if prepared.metadata.title else []
+    title_entities = find_entities(prepared.metadata.title, doc_lang) if prepared.metadata.title else []
     described = document_release(prepared.metadata.title, title_entities, inputs, prepared.metadata.source_url)
     release, note = described.release, described.note
     claims = build_claims(prepared.source.doc_id, prepared.lang, release, inputs, described.source)
     return ExtractedDocument(prepared, DocumentRows(
         document_row(prepared, run_id, fingerprint, release, note), segments=as_rows(prepared.segments),
-        entities=entity_rows, mentions=mention_rows_, claims=as_rows(claims), translation_issues=issues,
+        entities=entity_rows, mentions=mention_rows, claims=as_rows(claims), translation_issues=issues,
         anchors=anchor_rows))

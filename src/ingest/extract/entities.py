@@ -1,27 +1,34 @@
-"""Rule-based entity extraction; the rules live in the language profiles (`ingest/lang/`).
+"""Entities: the readings of a segment (`reader`) that state a measured fact, labelled, and the
+hardware and maturity words the rules name.
 
-Each entity keeps exact character offsets into the segment text it was found
-in, a normalised form (`norm`) that compares equal across languages, and for
-measurements a numeric value with the precision it was written at.
+A reading is a VERSION entity when it is a product's version ("PyTorch 2.5"), a PERCENT or a
+MULTIPLIER when it is written as one ("75%", "2.3x", "1/4に"), a COUNT or a QUANTITY when a unit
+follows it that `entity_units` in lang/common.yaml lists ("504 位贡献者", "100万 トークン"; the
+entity's span takes the unit in), a QUANTITY when a Latin magnitude makes it a size ("175B"), and
+a DATE when it is a whole calendar date. Each entity keeps exact character offsets into its
+segment, a normalised form (`norm`) that compares equal across languages, and for measurements
+the value with the precision it was written at.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
-from typing import Iterator
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Iterator, Sequence
 
-from ..metadata import parse_date
-from .numbers import Number, canonical, parse_cjk_numeral, parse_number
-from .rules import Rules, rules_for
+from ..lang import common_rules
+from .notation import canonical, patterns, vocabulary
+from . import reader
+from .reader import MODEL_SIZE_MIN, Reading, read
+from .rules import Lexical, Rules, hardware_in, maturity_in, rules_for
 
 VERSION, HARDWARE, PERCENT, MULTIPLIER = "VERSION", "HARDWARE", "PERCENT", "MULTIPLIER"
 QUANTITY, COUNT, DATE, MATURITY = "QUANTITY", "COUNT", "DATE", "MATURITY"
 LABELS = (VERSION, HARDWARE, PERCENT, MULTIPLIER, QUANTITY, COUNT, DATE, MATURITY)
-# When two rules claim overlapping text the longer match wins; on equal length, this order.
+# When two entities claim overlapping text the longer one wins; on equal length, this order.
 _PRIORITY = {label: rank for rank, label in enumerate(
     (DATE, VERSION, HARDWARE, COUNT, QUANTITY, PERCENT, MULTIPLIER, MATURITY))}
-_QUALIFIER_WINDOW = 6
 
 
 @dataclass(frozen=True)
@@ -36,107 +43,97 @@ class Entity:
     value_tol: float | None = None
     unit: str | None = None
     qualifier: str = "exact"
-    extra: dict = field(default_factory=dict, compare=False, hash=False)
+    product: str | None = None   # a VERSION's product ("pytorch")
+    version: str | None = None   # ...and its version ("2.5")
 
 
-# ---- matchers -----------------------------------------------------------------------------
-
-def version_entities(text: str, rules: Rules) -> Iterator[Entity]:
-    """Product versions ("PyTorch 2.5") and the lists that continue them ("CUDA 11.6 および 11.7")."""
-    for product, pattern in rules.versions:
-        for match in pattern.finditer(text):
-            version = match["ver"].rstrip("+")
-            yield Entity(VERSION, match.group(), match.start(), match.end(), f"{product} {version}",
-                         extra={"product": product, "version": version})
-            yield from _version_list(text, match.end(), product, rules)
+@lru_cache(maxsize=1)
+def _entity_units() -> dict[str, str]:
+    """unit -> the label of the entity a figure with that unit is (QUANTITY, COUNT)."""
+    return {unit: label for label, units in common_rules()["entity_units"].items() for unit in units}
 
 
-def _version_list(text: str, position: int, product: str, rules: Rules) -> Iterator[Entity]:
-    """'CUDA 11.6 および 11.7': the later numbers are versions of the same product."""
-    while (follow := rules.version_list.match(text, position)) is not None:
-        version = follow["ver"]
-        yield Entity(VERSION, version, follow.start("ver"), follow.end("ver"), f"{product} {version}",
-                     extra={"product": product, "version": version})
-        position = follow.end()
+def _measured(reading: Reading, label: str, end: int, norm: str, unit: str | None) -> Entity:
+    return Entity(label, "", reading.start, end, norm, reading.value, reading.value_max, reading.tol, unit,
+                  reading.qualifier)
 
 
-def _slug(text: str) -> str:
-    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
+def _range_norm(reading: Reading) -> str:
+    low, high = reading.value or 0.0, reading.value_max or 0.0
+    return canonical(low) if high == low else f"{canonical(low)}-{canonical(high)}"
 
 
-def _hardware(text: str, rules: Rules) -> Iterator[Entity]:
-    for template, pattern in rules.hardware:
-        for match in pattern.finditer(text):
-            groups = [_slug(g) for g in match.groups() if g][:1]
-            yield Entity(HARDWARE, match.group(), match.start(), match.end(), template.format(*groups))
+def _labelled(reading: Reading, text: str, rules: Rules) -> Entity | None:
+    """The entity a reading is, if any."""
+    if reading.kind == reader.VERSION:
+        if not reading.name:
+            return None  # a bare version ("0.14.5") belongs to no product
+        return Entity(VERSION, reading.text, reading.start, reading.end, reading.norm,
+                      product=reading.name, version=reading.version)
+    if reading.kind == reader.DATE:
+        return Entity(DATE, reading.text, reading.start, reading.end, reading.norm) if len(reading.norm) == 10 else None
+    if reading.kind == reader.PERCENT:
+        return _measured(reading, PERCENT, reading.end, _range_norm(reading), "%")
+    if not any(char.isdigit() for char in reading.text):
+        return None  # "two models", "三个模型": a number in words is too vague a count to check
+    if reading.kind == reader.MULTIPLIER and reading.text[:1].isdigit():
+        return _measured(reading, MULTIPLIER, reading.end, _range_norm(reading), "x")
+    if reading.kind == reader.FRACTION:
+        # "4分の1" is a factor; "1/4" only with a word that makes it one ("1/4に削減": reduced to a
+        # quarter), since a bare "1/4" may be a date or a score.
+        after = rules.fraction_factor.match(text, reading.end) if "/" in reading.text else None
+        if "/" in reading.text and after is None:
+            return None
+        value = reading.value or 0.0
+        return Entity(MULTIPLIER, "", reading.start, after.end() if after else reading.end,
+                      canonical(round(value, 6)), value, value, 0.005, "x", reading.qualifier)
+    magnitude = _MAGNITUDE.fullmatch(reading.text)
+    if reading.kind == reader.MODEL and magnitude:  # "Megatron-Turing NLG 530Bモデル": the size is a quantity
+        return _measured(reading, QUANTITY, reading.start + magnitude.end("number"), reading.norm.split("@")[-1], None)
+    if reading.kind != reader.NUMBER:
+        return None
+    if reading.unit == "models" and magnitude and (reading.value or 0) >= MODEL_SIZE_MIN:  # "a 175B model": a size
+        return _measured(reading, QUANTITY, reading.start + len(reading.text.rstrip("+")),
+                         canonical(reading.value or 0), None)
+    unit = _entity_unit(reading, text, rules)
+    if unit is not None:
+        name, end = unit
+        return _measured(reading, _entity_units()[name], end, f"{canonical(reading.value or 0)} {name}", name)
+    if magnitude:  # "175B", "64k", "1.3B 到 175B": a size without a unit
+        return _measured(reading, QUANTITY, reading.start + magnitude.end("number"), _range_norm(reading), None)
+    return None
 
 
-def _measure(label: str, match: re.Match, unit: str | None) -> Entity:
-    """A PERCENT or MULTIPLIER entity from a match with `num`, `lo`/`hi`, `den` or `cjk` groups."""
-    groups = match.groupdict()
-    if groups.get("lo"):
-        low, high = parse_number(groups["lo"]), parse_number(groups["hi"])
-        norm = f"{canonical(low.value)}-{canonical(high.value)}"
-        return Entity(label, match.group(), match.start(), match.end(), norm, low.value, high.value,
-                      max(low.tolerance, high.tolerance), unit)
-    if groups.get("den"):
-        value = float(groups["num"]) / float(groups["den"])
-        return Entity(label, match.group(), match.start(), match.end(), canonical(round(value, 6)),
-                      value, value, 0.005, unit)
-    if groups.get("cjk"):
-        whole, _, decimals = groups["cjk"].partition("点")
-        value = float(parse_cjk_numeral(whole) or 0)
-        if decimals:
-            value += float("0." + "".join(str(parse_cjk_numeral(d)) for d in decimals))
-        return Entity(label, match.group(), match.start(), match.end(), canonical(value), value, value, 0.5, unit)
-    number = parse_number(groups["num"])
-    return Entity(label, match.group(), match.start(), match.end(), canonical(number.value),
-                  number.value, number.value, number.tolerance, unit)
+# A number (or a range of numbers) written with a Latin magnitude glued to it ("175B", "1M+", "6.7B~66B").
+_MAGNITUDE = re.compile(r"(?P<number>(?:[\d,.]+[kKMBT]?\s?\D{1,3}\s?)?[\d,.]+[kKMBT])\+?")
+_DIGITS_AT_START = re.compile(r"[\d,.]+")
 
 
-def _measures(text: str, rules: Rules) -> Iterator[Entity]:
-    for pattern in rules.percent:
-        for match in pattern.finditer(text):
-            yield _measure(PERCENT, match, "%")
-    for pattern in rules.multiplier:
-        for match in pattern.finditer(text):
-            yield _measure(MULTIPLIER, match, "x")
+def _entity_unit(reading: Reading, text: str, rules: Rules) -> tuple[str, int] | None:
+    """The unit that makes a number an entity, and where it ends: the longest entity unit right after
+    the number ("504 位贡献者", "10GB/秒" rather than "10GB"). A unit glued to the digits ("400Gbps")
+    is the number's own: nothing after it is taken for a second one ("400Gbpsノード")."""
+    written = patterns().glued_number.fullmatch(reading.text)
+    glued = written is not None and written["unit"].lower() in vocabulary().glued_units
+    start = reading.start + _DIGITS_AT_START.match(reading.text).end() if glued else reading.end
+    found = [(name, match.end()) for name, pattern in rules.units
+             if name in _entity_units() and (match := pattern.match(text, start))]
+    if glued and reading.unit in _entity_units():
+        found.append((reading.unit, reading.end))
+    return max(found, key=lambda unit: unit[1], default=None)
 
 
-def _counted(label: str, pairs: list[tuple[str, re.Pattern]], text: str) -> Iterator[Entity]:
-    for unit, pattern in pairs:
-        for match in pattern.finditer(text):
-            number: Number | None = parse_number(match["number"])
-            if number is None:
-                continue
-            yield Entity(label, match.group(), match.start(), match.end(),
-                         f"{canonical(number.value)} {unit}", number.value, number.value, number.tolerance, unit)
+def _with_text(entity: Entity, text: str) -> Entity:
+    return entity if entity.text else Entity(**{**entity.__dict__, "text": text[entity.start:entity.end]})
 
 
-def _magnitude_quantities(text: str, rules: Rules) -> Iterator[Entity]:
-    for match in rules.magnitude_quantity.finditer(text):
-        number = parse_number(match["number"])
-        yield Entity(QUANTITY, match.group(), match.start(), match.end(), canonical(number.value),
-                     number.value, number.value, number.tolerance)
-
-
-def _dates(text: str, rules: Rules) -> Iterator[Entity]:
-    for pattern in rules.dates:
-        for match in pattern.finditer(text):
-            date = parse_date(match.group())
-            if date:
-                yield Entity(DATE, match.group(), match.start(), match.end(), date.isoformat())
-
-
-def maturity_entities(text: str, rules: Rules) -> Iterator[Entity]:
-    """Maturity labels ("[Beta]", "ベータ", "正式にサポート") with their canonical value."""
-    for value, pattern in rules.maturity:
-        for match in pattern.finditer(text):
-            yield Entity(MATURITY, match.group(), match.start(), match.end(), value)
+def _lexical(label: str, found: Iterator[Lexical]) -> Iterator[Entity]:
+    for match in found:
+        yield Entity(label, match.text, match.start, match.end, match.norm)
 
 
 def _resolve_overlaps(candidates: list[Entity]) -> list[Entity]:
-    """Keep the longest of overlapping matches (rule priority on ties), in text order.
+    """Keep the longest of overlapping entities (rule priority on ties), in text order.
 
     Hardware named inside a count ("384台のNVIDIA V100 GPU") is kept as well: both facts matter.
     """
@@ -157,36 +154,15 @@ def _longest_only(entities: list[Entity]) -> list[Entity]:
                                            and (o.end - o.start) > (e.end - e.start) for o in entities)]
 
 
-def qualifier_near(text: str, start: int, end: int, rules: Rules) -> str:
-    """'up_to', 'about' or 'over' when written right before or after a value; else 'exact'."""
-    before = text[max(0, start - _QUALIFIER_WINDOW):start]
-    after = text[end:end + _QUALIFIER_WINDOW // 2]
-    for qualifier, pattern in rules.qualifiers:
-        if any(m.end() >= len(before) - 1 for m in pattern.finditer(before)):
-            return qualifier
-    for qualifier, pattern in rules.qualifiers:
-        if qualifier == "over" and pattern.match(after.lstrip()):
-            return qualifier
-    return "exact"
+def entities_of(text: str, readings: Sequence[Reading], lang: str | None, context: str | None = None) -> list[Entity]:
+    """The entities of one segment, given its readings: labelled readings, hardware and maturity
+    words, non-overlapping, in order."""
+    rules = (rules_for(lang, context) if context and context != lang else rules_for(lang)).for_text(text)
+    labelled = [_with_text(entity, text) for reading in readings if (entity := _labelled(reading, text, rules))]
+    return _resolve_overlaps([*labelled, *_lexical(HARDWARE, hardware_in(text, rules)),
+                              *_lexical(MATURITY, maturity_in(text, rules))])
 
 
-def _with_qualifier(entity: Entity, text: str, rules: Rules) -> Entity:
-    if entity.value_num is None:
-        return entity
-    qualifier = qualifier_near(text, entity.start, entity.end, rules)
-    if qualifier == "exact":
-        return entity
-    return Entity(entity.label, entity.text, entity.start, entity.end, entity.norm, entity.value_num,
-                  entity.value_max, entity.value_tol, entity.unit, qualifier, entity.extra)
-
-
-def find_entities(text: str, lang: str) -> list[Entity]:
-    """All entities in one segment of text written in `lang`, non-overlapping, in order."""
-    rules = rules_for(lang).for_text(text)
-    candidates = [
-        *version_entities(text, rules), *_hardware(text, rules), *_measures(text, rules),
-        *_counted(QUANTITY, rules.quantity, text), *_counted(COUNT, rules.counts, text),
-        *_magnitude_quantities(text, rules),
-        *_dates(text, rules), *maturity_entities(text, rules),
-    ]
-    return [_with_qualifier(e, text, rules) for e in _resolve_overlaps(candidates)]
+def find_entities(text: str, lang: str | None, context: str | None = None) -> list[Entity]:
+    """The entities of one segment written in `lang` (in a document in `context`)."""
+    return entities_of(text, read(text, lang, context), lang, context)

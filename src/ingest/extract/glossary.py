@@ -13,13 +13,13 @@ import yaml
 
 
 @dataclass(frozen=True)
-class Mention:
+class SubjectMention:
+    """A candidate subject named in a segment: its id, as written, where."""
+
     subject: str
     surface: str
     start: int
     end: int
-
-
 
 
 _LATIN_WORD_BEFORE = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.")
@@ -114,7 +114,7 @@ def _occurrences(folded: str) -> Iterable[tuple[int, _Alias]]:
                 yield at, alias
 
 
-def glossary_mentions(text: str) -> list[Mention]:
+def glossary_mentions(text: str) -> list[SubjectMention]:
     """Every glossary subject named in `text`, ignoring case and spacing; the longest alias wins.
 
     Search on the folded text: far cheaper than one regex with optional whitespace between
@@ -128,8 +128,8 @@ def glossary_mentions(text: str) -> list[Mention]:
             continue
         if alias.latin_end and end < len(text) and text[end] in _LATIN_WORD_AFTER:
             continue
-        candidates.append(Mention(alias.subject, text[start:end], start, end))
-    mentions: list[Mention] = []
+        candidates.append(SubjectMention(alias.subject, text[start:end], start, end))
+    mentions: list[SubjectMention] = []
     for mention in sorted(candidates, key=lambda m: (m.start, -(m.end - m.start))):
         if not mentions or mention.start >= mentions[-1].end:
             mentions.append(mention)

@@ -5,7 +5,7 @@
   word nearby ends that support ("サポートされなくなり", "不再支持": `support_ended`).
 - Relation terms: the Latin terms a relation phrase names ("CPUまたはNVMe" in
   "CPUまたはNVMeメモリにオフロード"; `relations` in rules.yaml, `relation_terms` in
-  lang/common.yaml), one per term.
+  lang/common.yaml, joined by `conjunctions`), one per term.
 - Around a value: the attribute word nearest to it ("速度", "throughput") and the baseline it is
   compared with ("vs FlashAttentionV2"); a release a sentence compares with ("比 PyTorch 2.4 快").
 """
@@ -14,14 +14,15 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Sequence
 
-from ..lang import common_rules
+from ..lang import sentence_end_chars
 from .entities import VERSION, Entity
-from .rules import rules_for
+from .rules import relation_joiners, rules_for
+from .subjects import is_generic
 
-_CLAUSE_END = re.compile(r"[。!?！？;；]")
+# A clause ends where a sentence does, or at a semicolon (text is NFKC-normalised: "；" is ";").
+_CLAUSE_END = re.compile(f"[!?;{re.escape(sentence_end_chars())}]")
 _SUPPORT_WINDOW = 12  # characters between a dependency's version and the word saying it is supported
 _ATTRIBUTE_WINDOW_AFTER = 14
 _ATTRIBUTE_WINDOW_BEFORE = 24
@@ -39,7 +40,8 @@ def baseline_near(text: str, lang: str, start: int, end: int) -> tuple[str | Non
     clause_start, clause_end = clause_bounds(text, start)
     for pattern in rules_for(lang).baselines:
         for match in pattern.finditer(text, clause_start, clause_end):
-            return match["base"].strip(), match.span("base")
+            if not is_generic(match["base"].strip()):  # "faster than the model…" names no baseline
+                return match["base"].strip(), match.span("base")
     return None, None
 
 
@@ -60,7 +62,7 @@ def supported_versions(text: str, lang: str, entities: Sequence[Entity]) -> list
     """The versions a support word points at: each word ("支持", "対応", "support") takes the
     version nearest to it in its clause, within a few characters ("CUDA 11是第一个支持C++17的":
     C++17, not CUDA 11); a word that ends support ("サポートされなくなり", "不再支持") takes none."""
-    versions = [e for e in entities if e.label == VERSION and e.extra.get("product")]
+    versions = [e for e in entities if e.label == VERSION and e.product]
     if not versions:
         return []
     rules = rules_for(lang).for_text(text)
@@ -89,7 +91,7 @@ class Term:
 def terms(value: str, offset: int) -> list[Term]:
     """"CPUまたはNVMe" -> CPU, NVMe, with their offsets in the segment (`value` starts at `offset`)."""
     found, position = [], 0
-    for joiner in [*_relation_joiners().finditer(value), None]:
+    for joiner in [*relation_joiners().finditer(value), None]:
         end = joiner.start() if joiner else len(value)
         found.append(Term(value[position:end], offset + position, offset + end))
         position = joiner.end() if joiner else end
@@ -100,11 +102,6 @@ def is_baseline(text: str, lang: str, entity: Entity) -> bool:
     """"比 PyTorch 2.4 快", "than PyTorch 2.4": the entity is what the sentence compares with."""
     return any(match.start("base") == entity.start
                for pattern in rules_for(lang).baselines for match in pattern.finditer(text))
-
-
-@lru_cache(maxsize=1)
-def _relation_joiners() -> re.Pattern:
-    return re.compile(common_rules()["relation_joiners"])
 
 
 def _gap(entity: Entity, start: int, end: int) -> int:

@@ -11,18 +11,16 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Iterable, Sequence
+from typing import Iterable, Sequence
 
 from ..lang import profile
 from .entities import VERSION, Entity
 from .rules import release_products, release_products_named
-
-if TYPE_CHECKING:
-    from .claims import SegmentInput
+from .segments import SegmentInput
 
 
 def releases_in(entities: Iterable[Entity]) -> list[str]:
-    return [e.norm for e in entities if e.label == VERSION and e.extra.get("product") in release_products()]
+    return [e.norm for e in entities if e.label == VERSION and e.product in release_products()]
 
 
 @dataclass(frozen=True)
@@ -68,8 +66,8 @@ def document_release(title: str | None, title_entities: Sequence[Entity], segmen
     in_title = releases_in(title_entities)
     products = release_products_named(title or "")
     body = Counter(e.norm for s in segments for e in s.entities
-                   if e.label == VERSION and e.extra.get("product") in release_products()
-                   and (not products or e.extra.get("product") in products) and not is_earlier(s, e))
+                   if e.label == VERSION and e.product in release_products()
+                   and (not products or e.product in products) and not is_earlier(s, e))
     body_top = body.most_common(1)[0][0] if body else None
     if in_title:
         release = in_title[0]

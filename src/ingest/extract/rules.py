@@ -1,5 +1,6 @@
-"""The entity rules of a language, compiled from its profile (`lang/<code>/rules.yaml`) and the
-rules every language shares (`lang/common.yaml`)."""
+"""The rules of a text's languages, compiled from their profiles (`lang/<code>/rules.yaml`) and the
+rules every language shares (`lang/common.yaml`), and the lexical matches they make: product
+versions, hardware and maturity words."""
 
 from __future__ import annotations
 
@@ -7,9 +8,10 @@ import dataclasses
 import re
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any, Iterator
 
-from ..lang import FALLBACK, common_rules, profile
-from .numbers import NUMBER_RE
+from ..lang import FALLBACK, LanguageProfile, common_rules, every_language, profile, profiles
+from .notation import alternation, vocabulary
 from .prefilter import Prefilter
 
 _EDGE_BEFORE = r"(?<![A-Za-z0-9.])"
@@ -18,16 +20,10 @@ _EDGE_AFTER = r"(?![A-Za-z0-9])"
 
 @dataclass(frozen=True)
 class Rules:
-    lang: str
+    langs: tuple[str, ...]
     versions: list[tuple[str, re.Pattern]]
     version_list: re.Pattern
     hardware: list[tuple[str, re.Pattern]]
-    percent: list[re.Pattern]
-    multiplier: list[re.Pattern]
-    quantity: list[tuple[str, re.Pattern]]
-    magnitude_quantity: re.Pattern
-    counts: list[tuple[str, re.Pattern]]
-    dates: list[re.Pattern]
     maturity: list[tuple[str, re.Pattern]]
     maturity_sections: list[tuple[str, re.Pattern]]
     other_sections: re.Pattern
@@ -37,7 +33,8 @@ class Rules:
     supports: list[re.Pattern]         # words saying a release supports a dependency's version
     support_ended: list[re.Pattern]    # ...and words saying that support ends ("no longer")
     relations: list[tuple[str, re.Pattern]]  # attribute -> a phrase naming its value in words (group `value`)
-    units_after: list[tuple[str, re.Pattern]]  # the unit or counted noun right after a number
+    units: list[tuple[str, re.Pattern]]  # the unit or counted noun right after a number
+    fraction_factor: re.Pattern  # words after a fraction that make it a factor ("1/4に")
     prefilter: Prefilter | None = dataclasses.field(default=None, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -52,15 +49,21 @@ class Rules:
         return self.prefilter.narrowed(text)
 
 
-_PATTERN_LISTS = tuple(f.name for f in dataclasses.fields(Rules) if f.type.startswith("list["))
+_PATTERN_LISTS = tuple(f.name for f in dataclasses.fields(Rules) if str(f.type).startswith("list["))
 
 
 def _alternation(patterns: list[str]) -> str:
     return "|".join(f"(?:{p})" for p in sorted(patterns, key=len, reverse=True))
 
 
+def _conjunctions(latin: bool | None = None) -> list[str]:
+    """The conjunctions of every language (all, or only the Latin or only the other ones)."""
+    words = [str(w) for w in every_language("conjunctions")]
+    return [w for w in words if latin is None or w.isascii() == latin]
+
+
 def _version_patterns(common: dict) -> list[tuple[str, re.Pattern]]:
-    infix = common["version_infix"]
+    infix = common["version_infix"].replace("{version_words}", alternation(vocabulary().version_words))
     compiled = []
     for product in common["products"]:
         number = r"\d+(?:\.\d+){1,3}\+?" + (r"|\d+(?![.\d])" if product.get("major_only") else "")
@@ -77,52 +80,124 @@ def _keyed(mapping: dict | None, wrap: str = "{}", flags: int = 0) -> list[tuple
             for key, patterns in (mapping or {}).items()]
 
 
-def _keyed_all(rule_sets: list[dict], family: str, flags: int = 0) -> list[tuple[str, re.Pattern]]:
-    return [pair for rules in rule_sets for pair in _keyed(rules.get(family), flags=flags)]
+def _merged(rule_sets: list[dict[str, Any]], family: str) -> dict[str, list[str]]:
+    """One mapping key -> patterns of a family of keyed rules across rule sets (a key's patterns joined)."""
+    merged: dict[str, list[str]] = {}
+    for rules in rule_sets:
+        for key, patterns in (rules.get(family) or {}).items():
+            merged.setdefault(key, []).extend(p for p in patterns if p not in merged.get(key, []))
+    return merged
+
+
+def _chain(codes: tuple[str, ...]) -> list[LanguageProfile]:
+    """The profiles whose rules apply to text of `codes`: each language (English's rules if it has
+    none of its own), then the languages it extends (English, for text that quotes it)."""
+    chain: list[LanguageProfile] = []
+    for code in codes:
+        own = profile(code)
+        for member in (own if own.rules else profile(FALLBACK), *(profile(c) for c in own.extends)):
+            if member.code not in {p.code for p in chain}:
+                chain.append(member)
+    return chain
 
 
 @lru_cache(maxsize=16)
-def rules_for(lang: str) -> Rules:
-    """The compiled rules for a language: the shared ones, its own (English's if it has none),
-    then those of the languages its profile extends (English, for text that quotes it)."""
-    common, own = common_rules(), profile(lang)
-    specific = own.rules or profile(FALLBACK).rules
-    extended = [profile(code).rules for code in own.extends]
-    number = NUMBER_RE.pattern
-    # A counter glued to its number is the language's own ("3件のコミット"); an extended
-    # language's counted noun needs a space ("3 commits").
-    counts = _keyed(specific.get("counts"), wrap=rf"(?P<number>{number})\s?(?:{{}})") + [
-        pair for rules in extended for pair in _keyed(rules.get("counts"), wrap=rf"(?P<number>{number})\s(?:{{}})")]
+def rules_for(*codes: str | None) -> Rules:
+    """The compiled rules for text in the languages `codes` (a segment's and its document's): the
+    shared ones and those of each language and the languages it extends."""
+    common = common_rules()
+    rule_sets = [p.rules for p in _chain(tuple(c or FALLBACK for c in codes))]
+    every_profile = [p.rules for p in profiles().values()]
+    devices = alternation(str(d) for d in every_language("devices"))
+    joiners = alternation([*_conjunctions(), *common["version_list_signs"]])
     return Rules(
-        lang=lang,
+        langs=tuple(c or FALLBACK for c in codes),
         versions=_version_patterns(common),
-        version_list=re.compile(rf"(?P<join>{common['version_list_joiners']})(?P<ver>\d+(?:\.\d+){{1,3}}){_EDGE_AFTER}"),
-        hardware=[(hw["id"], re.compile(rf"{_EDGE_BEFORE}(?:{hw['pattern']})(?=TM\b|{_EDGE_AFTER})"))
-                  for hw in common["hardware"]],
-        percent=[re.compile(_EDGE_BEFORE + p) for p in common["percent"]]
-        + [re.compile(p) for rules in (specific, *extended) for p in rules.get("percent", [])],
-        multiplier=[re.compile(_EDGE_BEFORE + p) for p in common["multiplier"]],
-        # "LLAMA3-70Bトークン": a number glued to a hyphenated name belongs to the name.
-        quantity=_keyed(common["units"], wrap=rf"(?<![A-Za-z0-9]-)(?P<number>{number})\s?(?:{{}})(?![A-Za-z])"),
-        magnitude_quantity=re.compile(common["magnitude_quantity"]),
-        counts=counts,
-        dates=[re.compile(p) for p in common["date"]],
-        maturity=_keyed_all([specific, *extended], "maturity", re.I),
-        maturity_sections=_keyed_all([specific, *extended], "maturity_sections", re.I),
-        other_sections=re.compile(_alternation([s for rules in (specific, *extended)
-                                                for s in rules.get("other_sections", [])] or ["(?!)"]), re.I),
-        attributes=_keyed_all([specific, *extended], "attributes", re.I),
-        qualifiers=_keyed(common["qualifiers"], flags=re.I),
-        baselines=[re.compile(p) for p in common["baselines"]],
-        supports=[re.compile(p, re.I) for rules in (specific, *extended) for p in rules.get("supports", [])],
-        support_ended=[re.compile(p, re.I) for rules in (specific, *extended) for p in rules.get("support_ended", [])],
+        version_list=re.compile(rf"(?P<join>\s*(?:{joiners})\s*)(?P<ver>\d+(?:\.\d+){{1,3}}){_EDGE_AFTER}"),
+        hardware=[(hw["id"], re.compile(rf"{_EDGE_BEFORE}(?:{hw['pattern'].replace('{device}', devices)})"
+                                        rf"(?=TM\b|{_EDGE_AFTER})")) for hw in common["hardware"]],
+        maturity=_keyed(_merged(rule_sets, "maturity"), flags=re.I),
+        maturity_sections=_keyed(_merged(rule_sets, "maturity_sections"), flags=re.I),
+        other_sections=re.compile(_alternation([s for rules in rule_sets for s in rules.get("other_sections", [])]
+                                               or ["(?!)"]), re.I),
+        attributes=_keyed(_merged(rule_sets, "attributes"), flags=re.I),
+        # What is written next to a figure, like the figures themselves, is read in every language:
+        # prose in one quotes another ("最多13倍" in an English review).
+        qualifiers=_keyed(_merged([*every_profile, common], "qualifiers"), flags=re.I),
+        baselines=[re.compile(p) for rules in rule_sets for p in rules.get("baselines", [])],
+        supports=[re.compile(p, re.I) for rules in rule_sets for p in rules.get("supports", [])],
+        support_ended=[re.compile(p, re.I) for rules in rule_sets for p in rules.get("support_ended", [])],
         # One pattern per phrase: the group `value` may appear once per pattern only.
-        relations=[(attribute, re.compile(p.replace("{terms}", common["relation_terms"]), re.I))
-                   for rules in (specific, *extended) for attribute, phrases in rules.get("relations", {}).items()
+        relations=[(attribute, re.compile(p.replace("{terms}", relation_terms()), re.I))
+                   for rules in rule_sets for attribute, phrases in rules.get("relations", {}).items()
                    for p in phrases],
-        units_after=_keyed({**common["units"], **common.get("counted_nouns", {})},
-                           wrap=r"\s?(?:{})(?![A-Za-z])", flags=re.I),
+        # A unit ending in a Latin letter ends a word ("GB", not "GBit"); others may be followed by anything ("台のA100").
+        units=_keyed(_merged([common, *every_profile], "units"), wrap=r"\s?(?:{})(?:(?<=[A-Za-z])(?![A-Za-z])|(?<![A-Za-z]))",
+                     flags=re.I),
+        fraction_factor=re.compile(rf"\s?(?:{alternation(w for rules in rule_sets for w in rules.get('fraction_factor_words', []))})"),
     )
+
+
+@lru_cache(maxsize=1)
+def relation_terms() -> str:
+    """The pattern of the Latin terms a relation names, joined by any language's conjunctions."""
+    common = common_rules()
+    joiner = alternation([*_conjunctions(latin=False), *common["relation_term_signs"]])
+    return (common["relation_terms"].replace("{joiner}", joiner)
+            .replace("{latin_joiner}", alternation(_conjunctions(latin=True))))
+
+
+@lru_cache(maxsize=1)
+def relation_joiners() -> re.Pattern:
+    """What joins the terms of a relation ("CPUまたはNVMe", "CPU or NVMe")."""
+    common = common_rules()
+    return re.compile(rf"\s?(?:{alternation([*_conjunctions(latin=False), *common['relation_term_signs']])})\s?"
+                      rf"|\s(?:{alternation(_conjunctions(latin=True))})\s")
+
+
+# ---- lexical matches ---------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Lexical:
+    """A rule's match in a text: a product's version, a piece of hardware, a maturity word."""
+
+    text: str
+    start: int
+    end: int
+    norm: str
+    product: str | None = None
+    version: str | None = None
+
+
+def versions_in(text: str, rules: Rules) -> Iterator[Lexical]:
+    """Product versions ("PyTorch 2.5") and the lists that continue them ("CUDA 11.6 および 11.7")."""
+    for product, pattern in rules.versions:
+        for match in pattern.finditer(text):
+            version = match["ver"].rstrip("+")
+            yield Lexical(match.group(), match.start(), match.end(), f"{product} {version}", product, version)
+            position = match.end()
+            while (follow := rules.version_list.match(text, position)) is not None:
+                version = follow["ver"]
+                yield Lexical(version, follow.start("ver"), follow.end("ver"), f"{product} {version}", product, version)
+                position = follow.end()
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
+
+
+def hardware_in(text: str, rules: Rules) -> Iterator[Lexical]:
+    for template, pattern in rules.hardware:
+        for match in pattern.finditer(text):
+            groups = [_slug(g) for g in match.groups() if g][:1]
+            yield Lexical(match.group(), match.start(), match.end(), template.format(*groups))
+
+
+def maturity_in(text: str, rules: Rules) -> Iterator[Lexical]:
+    """Maturity labels ("[Beta]", "ベータ", "正式にサポート") with their canonical value."""
+    for value, pattern in rules.maturity:
+        for match in pattern.finditer(text):
+            yield Lexical(match.group(), match.start(), match.end(), value)
 
 
 @lru_cache(maxsize=1)

@@ -13,12 +13,13 @@ lang/common.yaml) are never subjects.
 from __future__ import annotations
 
 import re
+import unicodedata
 from functools import lru_cache
 from typing import Sequence
 
-from ..lang import common_rules
+from ..lang import every_language, quotation_pairs
 from .entities import HARDWARE, MATURITY, VERSION, Entity
-from .glossary import Mention, glossary, glossary_mentions
+from .glossary import SubjectMention, glossary, glossary_mentions
 from .rules import release_products, release_products_named
 
 # A Latin product name: a capitalised or camel-cased word or run of them ("TorchInductor",
@@ -28,11 +29,20 @@ _LATIN_NAME = re.compile(
     r"(?<![A-Za-z0-9_.\-])(?:[A-Za-z][A-Za-z0-9]*\.[A-Za-z_][A-Za-z0-9_.]*[A-Za-z0-9_]"
     r"|(?:[A-Z][A-Za-z0-9]*|[a-z]+[A-Z][A-Za-z0-9]*)(?:\+\+)?(?:[ -](?:[A-Z][A-Za-z0-9+]*|\d[A-Za-z0-9.]*))*)"
     r"(?![A-Za-z0-9_])")
-_QUOTED = re.compile(r"[「『《]([^」』》]{2,40})[」』》]")
-_TAGGED = re.compile(r"^\s*[\[(]\s*(?:beta|prototype|stable|experimental|preview|原型|测试版)\s*[\])]\s*(?P<name>.+?)\s*$",
-                     re.I)
+# A tag in brackets opening a heading or list item ("[Beta] Semi-structured sparsity").
+_TAG = re.compile(r"^\s*(?P<bracket>[\[(]\s*(?P<tag>[^\])]{1,20}?)\s*[\])])\s*(?P<name>.+?)\s*$")
 _TAG_NAME_MAX = 60
-_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff]")
+_NAME_IN_QUOTES = r"[^{closers}]{{2,40}}"
+
+
+@lru_cache(maxsize=1)
+def _quoted() -> re.Pattern:
+    """A name in the quotation marks of any language (`quotes` in lang/<code>/language.yaml: 「」, 《》)."""
+    pairs = quotation_pairs()
+    if not pairs:
+        return re.compile("(?!)")
+    openers, closers = "".join(p[0] for p in pairs), "".join(p[1] for p in pairs)
+    return re.compile(f"[{re.escape(openers)}]({_NAME_IN_QUOTES.format(closers=re.escape(closers))})[{re.escape(closers)}]")
 
 
 def slug(text: str) -> str:
@@ -42,7 +52,7 @@ def slug(text: str) -> str:
 
 @lru_cache(maxsize=1)
 def _generic() -> frozenset[str]:
-    return frozenset(w.casefold() for w in common_rules().get("generic_subjects", []))
+    return frozenset(str(w).casefold() for w in every_language("generic_subjects"))
 
 
 def is_generic(name: str) -> bool:
@@ -55,7 +65,7 @@ def _covered(start: int, end: int, spans: Sequence[tuple[int, int]]) -> bool:
     return any(s < end and start < e for s, e in spans)
 
 
-def name_mentions(text: str, entities: Sequence[Entity], taken: Sequence[Mention]) -> list[Mention]:
+def name_mentions(text: str, entities: Sequence[Entity], taken: Sequence[SubjectMention]) -> list[SubjectMention]:
     """Latin names and quoted names the glossary does not know, as slug-id mentions.
 
     Hardware is a condition, not a subject; a maturity word is a value; a product version
@@ -65,7 +75,7 @@ def name_mentions(text: str, entities: Sequence[Entity], taken: Sequence[Mention
     blocked = [(e.start, e.end) for e in entities if e.label in (HARDWARE, MATURITY)]
     blocked += [(m.start, m.end) for m in taken]
     products = release_products_named(text)
-    latin_prose = not _CJK.search(text)
+    latin_prose = not any(unicodedata.east_asian_width(char) in "WF" for char in text)
     found = []
     for match in _LATIN_NAME.finditer(text):
         name = match.group().strip()
@@ -76,41 +86,48 @@ def name_mentions(text: str, entities: Sequence[Entity], taken: Sequence[Mention
         sentence_start = not text[:match.start()].strip() or text[:match.start()].rstrip()[-1:] in ".!?:"
         if latin_prose and sentence_start and " " not in name and not re.search(r"[A-Z]|\d|\.|\+\+", name[1:]):
             continue
-        found.append(Mention(slug(name), name, match.start(), match.end()))
-    for match in _QUOTED.finditer(text):
+        found.append(SubjectMention(slug(name), name, match.start(), match.end()))
+    for match in _quoted().finditer(text):
         name = match.group(1).strip()
         if not _covered(match.start(1), match.end(1), blocked) and not is_generic(name):
-            found.append(Mention(slug(name), name, match.start(1), match.end(1)))
+            found.append(SubjectMention(slug(name), name, match.start(1), match.end(1)))
     return found
 
 
-def tagged_feature(text: str, entities: Sequence[Entity]) -> Mention | None:
+def tagged_feature(text: str, entities: Sequence[Entity]) -> SubjectMention | None:
     """The feature a maturity tag introduces in a heading or list item: "[Beta] Semi-structured sparsity"."""
-    match = _TAGGED.match(text)
-    if not match or len(match["name"]) > _TAG_NAME_MAX:
+    match = _TAG.match(text)
+    if not match or len(match["name"]) > _TAG_NAME_MAX or not _is_maturity(match, entities):
         return None
     glossary = glossary_mentions(match["name"])
     if glossary:
         first = glossary[0]
-        return Mention(first.subject, first.surface, match.start("name") + first.start, match.start("name") + first.end)
-    name = match["name"].strip(" *:：")
+        return SubjectMention(first.subject, first.surface, match.start("name") + first.start, match.start("name") + first.end)
+    name = match["name"].strip(" *:")
     if is_generic(name) or not name:
         return None
-    return Mention(slug(name), name, match.start("name"), match.start("name") + len(name))
+    return SubjectMention(slug(name), name, match.start("name"), match.start("name") + len(name))
 
 
-def is_specific(mention: Mention, entities: Sequence[Entity]) -> bool:
+def _is_maturity(match: re.Match, entities: Sequence[Entity]) -> bool:
+    """The bracket holds a maturity word and nothing else ("[Beta]", "(原型)"; not "[Beta feature]")."""
+    tag = match["tag"].casefold()
+    return any(e.label == MATURITY and match.start("bracket") <= e.start and e.end <= match.end("bracket")
+               and re.sub(r"[\[\]()\s]", "", e.text).casefold() == tag for e in entities)
+
+
+def is_specific(mention: SubjectMention, entities: Sequence[Entity]) -> bool:
     """A subject as sure as a glossary one: the glossary knows it, or it is a product with its
     version ("cuDNN 8.5.0")."""
     return mention.subject in glossary() or any(
         e.label == VERSION and e.start == mention.start and e.end <= mention.end for e in entities)
 
 
-def subject_mentions(text: str, entities: Sequence[Entity]) -> list[Mention]:
+def subject_mentions(text: str, entities: Sequence[Entity]) -> list[SubjectMention]:
     """Every candidate subject of a segment, in text order: glossary mentions first where they overlap."""
     glossary = glossary_mentions(text)
     releases = release_products()
     names = [m for m in name_mentions(text, entities, glossary)
-             if not any(e.label == VERSION and e.extra.get("product") in releases and e.start <= m.start < e.end
+             if not any(e.label == VERSION and e.product in releases and e.start <= m.start < e.end
                         for e in entities)]
     return sorted([*glossary, *names], key=lambda m: m.start)

@@ -48,17 +48,19 @@ class LanguageProfile:
     tokenizer: dict[str, Any] | None
     head_final: bool
     sentence_ends: str
+    clause_marks: str            # marks that end a clause, not a sentence ("、")
+    bullets: str                 # signs that open a list item in plain text ("・")
+    quotes: tuple[str, ...]      # quotation mark pairs that set off a name ("「」")
     numerals: dict[str, int]
     magnitudes: dict[str, float]
     month_suffix: str | None
     metadata_labels: dict[str, list[str]]
     script: Script
-    numbers: dict[str, Any]  # number words, scales, multipliers, counters, range joiners... (extract/mentions)
+    numbers: dict[str, Any]  # number words, scales, multipliers, counters, range joiners... (extract/notation)
     since: dict[str, list[str]]  # words before/after a release that make it an earlier one ("since 2.2")
     anaphora: tuple[str, ...]    # words a sentence opens with to point back to the previous one
     extends: tuple[str, ...]
     rules: dict[str, Any]
-    files: tuple[tuple[str, bytes], ...]  # (name, content) of the profile's files: what its output depends on
 
 
 def _yaml(node: Traversable) -> dict[str, Any]:
@@ -71,22 +73,27 @@ def _profile(folder: Traversable) -> LanguageProfile:
     rules = _yaml(rules_file) if rules_file.is_file() else {}
     code = facts["code"]
     spacy = facts.get("spacy") or {}
-    files = tuple((f"{code}/{node.name}", node.read_bytes()) for node in (facts_file, rules_file) if node.is_file())
     return LanguageProfile(
         code=code, name=facts.get("name", code), spacy_lang=spacy.get("lang", FALLBACK),
         tokenizer=spacy.get("tokenizer"), head_final=bool(facts.get("head_final")),
-        sentence_ends=facts.get("sentence_ends", ""), numerals=dict(facts.get("numerals") or {}),
+        sentence_ends=facts.get("sentence_ends", ""), clause_marks=facts.get("clause_marks", ""),
+        bullets=facts.get("bullets", ""), quotes=tuple(facts.get("quotes") or ()), numerals=dict(facts.get("numerals") or {}),
         magnitudes={k: float(v) for k, v in (facts.get("magnitudes") or {}).items()},
         month_suffix=facts.get("month_suffix"), metadata_labels=dict(facts.get("metadata_labels") or {}),
         script=Script(**(facts.get("script") or {})), numbers=dict(facts.get("numbers") or {}),
         since={k: list(v or []) for k, v in (facts.get("since") or {}).items()},
         anaphora=tuple(w.casefold() for w in facts.get("anaphora") or ()),
         extends=tuple(facts.get("extends") or ()),
-        rules=rules, files=files)
+        rules=rules)
 
 
 def _folders() -> Iterator[Traversable]:
     yield from (node for node in resources.files(__name__).iterdir() if (node / "language.yaml").is_file())
+    yield from _extra_folders()
+
+
+def _extra_folders() -> Iterator[Path]:
+    """Profile folders in the folders INGEST_LANGUAGE_DIRS names."""
     for extra in filter(None, os.environ.get(LANGUAGE_DIRS_ENV, "").split(os.pathsep)):
         yield from (folder for folder in sorted(Path(extra).iterdir()) if (folder / "language.yaml").is_file())
 
@@ -109,12 +116,46 @@ def common_rules() -> dict[str, Any]:
     return _yaml(resources.files(__name__) / "common.yaml")
 
 
-def data_files() -> list[tuple[str, bytes]]:
-    """(name, content) of every file the profiles and the common rules were read from."""
-    common = resources.files(__name__) / "common.yaml"
-    return [("common.yaml", common.read_bytes())] + [f for p in profiles().values() for f in p.files]
+def extra_data_files() -> list[tuple[str, bytes]]:
+    """(name, content) of the files of the profiles INGEST_LANGUAGE_DIRS adds: what runs read
+    besides the package's own data."""
+    return [(f"{folder}/{name}", (folder / name).read_bytes()) for folder in _extra_folders()
+            for name in ("language.yaml", "rules.yaml") if (folder / name).is_file()]
 
 
 def sentence_end_chars() -> str:
     """The hard sentence ends of every language (。！？ ...), besides . ! ?"""
-    return "".join(sorted({char for p in profiles().values() for char in p.sentence_ends}))
+    return _chars("sentence_ends")
+
+
+def clause_mark_chars() -> str:
+    """The marks of every language that end a clause but not a sentence (、)."""
+    return _chars("clause_marks")
+
+
+def bullet_chars() -> str:
+    """The list bullets of every language's plain text (・), besides - * •."""
+    return _chars("bullets")
+
+
+def quotation_pairs() -> list[str]:
+    """The quotation mark pairs of every language that set off a name ("「」", "《》")."""
+    return sorted({pair for p in profiles().values() for pair in p.quotes if len(pair) == 2})
+
+
+def _chars(field: str) -> str:
+    return "".join(sorted({char for p in profiles().values() for char in getattr(p, field)}))
+
+
+def every_language(key: str, section: str = "rules") -> list[Any]:
+    """The values of `key` in every profile's rules (or `numbers`), merged: a list's items, a mapping's
+    (key, value) pairs. For words that apply to text in any language (technical prose in one
+    language quotes another): conditions, device words, conjunctions, number words."""
+    items: list[Any] = []
+    for profile in profiles().values():
+        value = (profile.rules if section == "rules" else profile.numbers).get(key)
+        if isinstance(value, dict):
+            items.extend(value.items())
+        elif value:
+            items.extend(value)
+    return items

@@ -27,7 +27,6 @@ from ..translate import TranslationEngine, make_engine
 from ..translate import cache as translation_cache
 from ..translate import segments as translation
 from ..translate.engine import Translation, WaitingEngine
-from ..translate.fidelity import check_fidelity
 from .cache import StageCache
 from .identity import STAGES, run_fingerprint, sha, stage_ids
 from .staging import StagedBatch
@@ -229,7 +228,7 @@ class _Batch:
             if doc_id in self.crashed:
                 continue
             extracted = self.guarded(document.source, lambda document=document: extract.extract_document(
-                document, self.context.run_id, self.context.fingerprint, check_fidelity=check_fidelity))
+                document, self.context.run_id, self.context.fingerprint))
             if extracted is None:
                 continue
             if document.status == Status.OK:

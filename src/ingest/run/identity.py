@@ -1,77 +1,163 @@
 """What each stage's output depends on, and the ids and fingerprints made from it.
 
-A stage's id is its declared version (`STAGE_VERSIONS`) plus a digest of the code and
-data it runs — the modules listed in `STAGE_MODULES` (module objects, so a move or a
-rename cannot silently drop one), the data files, the versions of the libraries — and,
-for translation, the engine's fingerprint. `tests/test_stage_identity.py` checks that every
-module of the package is listed here or in `OUTPUT_NEUTRAL`.
+A stage's id is its declared version (`STAGE_VERSIONS`) plus a digest of what the stage runs,
+read from the code rather than from a list: the modules its entry modules import, transitively
+(`module_graph`: an AST walk of the package, so nothing is imported to compute it), each as its
+syntax tree without docstrings (a comment, a docstring or a line break changes nothing; a change
+of code does), the package data beside those modules (language profiles, the glossary, the
+chrome list, SQL), the versions of the libraries they import, and, for translation, the engine's
+fingerprint. The cross-document checks are identified the same way (`check_digest`).
 """
 
 from __future__ import annotations
 
+import ast
 import functools
 import hashlib
-import importlib
+import sys
+from dataclasses import dataclass
 from importlib import metadata as importlib_metadata
-from importlib import resources
-from types import ModuleType
+from pathlib import Path
 
-from .. import align, clean, discover, language, lang, metadata, prepare, read, records, segment
-from ..align import compare as align_compare, groups as align_groups, sentences as align_sentences
-from ..clean import budget as clean_budget, html as clean_html, markdown as clean_markdown, normalize as clean_normalize
-from ..clean import text as clean_text
-from ..extract import (anchors, claims, conditions, document, entities, glossary, mentions, nlp, notation, numbers,
-                       phrases, prefilter, releases, rules, subjects)
-from ..translate import TranslationEngine, argos, engine, fidelity
-from ..translate import metadata as translate_metadata
-from ..translate import segments as translate_segments
+from ..translate import TranslationEngine
 
 STAGES = ("prepare", "translate", "extract")
 # Bump a stage's version when its output for the same input changes in a way the code
-# digest below cannot see (the digest already covers edits to the stage's own modules).
+# digest below cannot see (the digest already covers edits to what the stage runs).
 STAGE_VERSIONS = {"prepare": "1", "translate": "1", "extract": "1"}
 PIPELINE_VERSION = "1"
-
-STAGE_MODULES: dict[str, tuple[ModuleType, ...]] = {
-    "prepare": (records, read, clean, clean_budget, clean_normalize, clean_text, clean_html, clean_markdown, metadata,
-                language, segment, prepare, lang),
-    "translate": (engine, argos, translate_metadata, translate_segments),
-    "extract": (rules, prefilter, entities, numbers, notation, mentions, subjects, conditions, releases, nlp, anchors,
-                glossary, phrases, claims, document, fidelity, lang),
+# Where each stage starts: what it runs is what these import, transitively.
+STAGE_ENTRIES: dict[str, tuple[str, ...]] = {
+    "prepare": ("ingest.prepare",),
+    "translate": ("ingest.translate.segments", "ingest.translate.argos"),
+    "extract": ("ingest.extract.document",),
 }
-# The cross-document comparison of renderings: a change to these re-aligns every stored pair
-# (ingest.run.renderings keys the stored alignments on their digest and the documents' versions).
-CHECK_MODULES: tuple[ModuleType, ...] = (align, align_sentences, align_compare, align_groups)
-# ...and the modules that compute the cross-document tables from them (named: run/ imports identity).
-CHECK_RUNNERS = ("ingest.run.checks", "ingest.run.renderings", "ingest.run.truth")
+# The alignment of renderings (a change re-aligns every stored pair) and every check.
+ALIGN_ENTRIES = ("ingest.align",)
+CHECK_ENTRIES = ("ingest.run.checks",)
 
-# Modules that decide how and where a run happens, or what is done with its rows, but never
-# what a stage outputs for a document.
-OUTPUT_NEUTRAL = {"ingest", discover.__name__} | {f"ingest.{name}" for name in (
-    "__main__", "errors", "settings", "deploy", "flow", "prefect_server", "evaluate", "evaluate.claims",
-    "evaluate.renderings", "translate", "translate.cache", "translate.packages", "translate.archive", "translate.index",
-    "translate.waiting", "extract",
-    "warehouse", "warehouse.load", "warehouse.rows", "warehouse.export",
-    "run", "run.identity", "run.cache", "run.batches", "run.staging", "run.loading", "run.runner", "run.faults",
-    "run.plan", "run.report_cache", "run.fill", "outputs", "outputs.data", "outputs.markdown", "outputs.html", "outputs.files",
-    "cli", "cli.consoles", "cli.formats", "cli.run", "cli.query", "cli.models", "cli.evaluate", "cli.translate")}
+PACKAGE = "ingest"
+_ROOT = Path(__file__).resolve().parents[1]
 
 
-def _stage_data(stage: str) -> list[tuple[str, bytes]]:
-    """(name, content) of the data files a stage reads: language profiles, chrome list, glossary."""
-    files = list(lang.data_files())
-    if stage == "prepare":
-        files.append(("clean/chrome.txt", (resources.files(clean.__name__) / "chrome.txt").read_bytes()))
-    if stage == "extract":
-        files.append(("extract/glossary.yaml", (resources.files(glossary.__package__) / "glossary.yaml").read_bytes()))
-    return files if stage != "translate" else []
+@dataclass(frozen=True)
+class ModuleSource:
+    """One module of the package as its source says: where it is and what it imports."""
+
+    name: str
+    path: Path
+    imports: frozenset[str]        # modules of the package it imports
+    libraries: frozenset[str]      # top-level names of other packages it imports
 
 
-_LIBRARIES = {
-    "prepare": ("charset-normalizer", "beautifulsoup4", "markdown-it-py", "langdetect"),
-    "translate": ("ctranslate2", "sentencepiece"),
-    "extract": ("spacy", "sudachipy", "sudachidict-core", "jieba"),
-}
+def _module_name(path: Path) -> str:
+    parts = path.relative_to(_ROOT.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _is_type_checking(node: ast.If) -> bool:
+    test = node.test
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or \
+        (isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
+
+
+def _imports(path: Path, name: str, modules: set[str], type_checking: bool) -> tuple[set[str], set[str]]:
+    """The package's modules and the other top-level packages a file imports (relative imports
+    resolved; for `from X import y`, X.y when that is a module, else X; imports under
+    `if TYPE_CHECKING:` only when `type_checking`)."""
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    own: set[str] = set()
+    libraries: set[str] = set()
+    nodes: list[ast.AST] = list(ast.parse(path.read_text("utf-8")).body)
+    while nodes:
+        node = nodes.pop()
+        if isinstance(node, ast.If) and _is_type_checking(node) and not type_checking:
+            nodes.extend(node.orelse)
+            continue
+        nodes.extend(child for child in ast.iter_child_nodes(node) if isinstance(child, ast.stmt))
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                (own if alias.name.split(".")[0] == PACKAGE else libraries).add(
+                    alias.name if alias.name.split(".")[0] == PACKAGE else alias.name.split(".")[0])
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join(anchor + ([base] if base else []))
+            if base.split(".")[0] != PACKAGE:
+                libraries.add(base.split(".")[0])
+                continue
+            for alias in node.names:
+                own.add(f"{base}.{alias.name}" if f"{base}.{alias.name}" in modules else base)
+    return {m for m in own if m in modules and m != name}, libraries - {"__future__"}
+
+
+@functools.lru_cache(maxsize=2)
+def module_graph(type_checking: bool = False) -> dict[str, ModuleSource]:
+    """Every module of the package with what it imports at run time (and under TYPE_CHECKING too
+    when `type_checking`), read from the source files."""
+    paths = {_module_name(path): path for path in _ROOT.rglob("*.py")}
+    graph = {}
+    for name, path in paths.items():
+        imports, libraries = _imports(path, name, set(paths), type_checking)
+        graph[name] = ModuleSource(name, path, frozenset(imports), frozenset(libraries))
+    return graph
+
+
+def reached(entries: tuple[str, ...]) -> list[ModuleSource]:
+    """The modules `entries` run: themselves, what they import transitively, and the packages
+    those live in (a package's __init__ runs before its modules), sorted by name."""
+    graph = module_graph()
+    seen: set[str] = set()
+    todo = [*entries]
+    while todo:
+        name = todo.pop()
+        if name in seen or name not in graph:
+            continue
+        seen.add(name)
+        todo.extend(graph[name].imports)
+        todo.extend(".".join(name.split(".")[:depth]) for depth in range(1, name.count(".") + 1))
+    return [graph[name] for name in sorted(seen)]
+
+
+def _code(path: Path) -> str:
+    """A module's syntax tree without docstrings: what it does, not how it is written or explained."""
+    tree = ast.parse(path.read_text("utf-8"))
+    for node in ast.walk(tree):
+        body = getattr(node, "body", None)
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and body and \
+                isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) and \
+                isinstance(body[0].value.value, str):
+            node.body = body[1:] or [ast.Pass()]
+    return ast.dump(tree, annotate_fields=False, include_attributes=False)
+
+
+def _data_files(modules: list[ModuleSource]) -> list[Path]:
+    """The package data beside the modules: files that are not Python in their folders, and in the
+    folders below that are not packages (lang/ja/)."""
+    found: set[Path] = set()
+    for folder in {module.path.parent for module in modules}:
+        for path in folder.rglob("*"):
+            inside = path.relative_to(folder).parts[:-1]
+            packaged = any((folder.joinpath(*inside[:depth + 1]) / "__init__.py").exists() for depth in range(len(inside)))
+            if path.is_file() and path.suffix not in (".py", ".pyc") and "__pycache__" not in path.parts \
+                    and not packaged:
+                found.add(path)
+    return sorted(found)
+
+
+def _library_versions(modules: list[ModuleSource]) -> list[str]:
+    """'name==version' of the installed distributions that provide what the modules import."""
+    distributions = importlib_metadata.packages_distributions()
+    names = sorted({dist for module in modules for library in module.libraries
+                    if library not in sys.stdlib_module_names for dist in distributions.get(library, [library])})
+    versions = []
+    for name in names:
+        try:
+            versions.append(f"{name}=={importlib_metadata.version(name)}")
+        except importlib_metadata.PackageNotFoundError:
+            versions.append(f"{name}==-")
+    return versions
 
 
 def sha(*parts: object) -> str:
@@ -82,41 +168,43 @@ def sha(*parts: object) -> str:
     return digest.hexdigest()
 
 
-def _modules_digest(modules: list[ModuleType]) -> str:
-    return sha(*(part for module in modules for part in (module.__name__, _source(module))))[:16]
+def _extra_language_files(modules: list[ModuleSource]) -> list[tuple[str, bytes]]:
+    """Language profiles from INGEST_LANGUAGE_DIRS, when the modules read profiles at all."""
+    if "ingest.lang" not in {module.name for module in modules}:
+        return []
+    from .. import lang
 
-
-@functools.lru_cache(maxsize=1)
-def align_digest() -> str:
-    """Digest of the code that aligns and compares renderings: new code re-aligns every pair."""
-    return _modules_digest(list(CHECK_MODULES))
-
-
-@functools.lru_cache(maxsize=1)
-def check_digest() -> str:
-    """Digest of all the cross-document check code: new code recomputes the checks."""
-    return _modules_digest([*CHECK_MODULES, *(importlib.import_module(name) for name in CHECK_RUNNERS)])
+    return lang.extra_data_files()
 
 
 @functools.lru_cache(maxsize=None)
-def code_digest(stage: str) -> str:
-    """Digest of the modules, data files and library versions a stage runs."""
+def entries_digest(entries: tuple[str, ...]) -> str:
+    """Digest of the code, package data and library versions that `entries` run."""
+    modules = reached(entries)
     parts: list[object] = []
-    for module in STAGE_MODULES[stage]:
-        parts += [module.__name__, _source(module)]
-    for name, content in _stage_data(stage):
+    for module in modules:
+        parts += [module.name, _code(module.path)]
+    for path in _data_files(modules):
+        parts += [path.relative_to(_ROOT).as_posix(), path.read_bytes()]
+    for name, content in _extra_language_files(modules):
         parts += [name, content]
-    for package in _LIBRARIES[stage]:
-        try:
-            parts += [package, importlib_metadata.version(package)]
-        except importlib_metadata.PackageNotFoundError:
-            parts += [package, "-"]
+    parts += _library_versions(modules)
     return sha(*parts)[:16]
 
 
-def _source(module: ModuleType) -> bytes:
-    with open(module.__file__ or "", "rb") as handle:
-        return handle.read()
+def code_digest(stage: str) -> str:
+    """Digest of what a stage runs."""
+    return entries_digest(STAGE_ENTRIES[stage])
+
+
+def align_digest() -> str:
+    """Digest of the code that aligns and compares renderings: new code re-aligns every pair."""
+    return entries_digest(ALIGN_ENTRIES)
+
+
+def check_digest() -> str:
+    """Digest of all the cross-document check code: new code recomputes the checks."""
+    return entries_digest(CHECK_ENTRIES)
 
 
 def stage_ids(engine: TranslationEngine) -> dict[str, str]:

@@ -20,7 +20,7 @@ import pyarrow as pa
 from .. import align
 from ..align.compare import AGREE, CHANGED, HEDGE
 from ..align.groups import Rendering, arbiter, groups, original, sources
-from ..extract.mentions import Mention
+from ..extract.reader import Reading, reading_from_row
 from ..warehouse import dicts
 from ..warehouse.load import insert_rows
 from .identity import align_digest
@@ -77,13 +77,10 @@ def _segments(con: duckdb.DuckDBPyConnection, docs: Iterable[str]) -> dict[str, 
     for doc, seg, anchor in con.execute("SELECT doc_id, seg_idx, anchor FROM anchors WHERE kind IN ('name', 'url') "
                                         "AND doc_id IN (SELECT unnest(?::VARCHAR[]))", [ids]).fetchall():
         names[(doc, seg)].add(anchor)
-    mentions: dict[tuple[str, int], list[Mention]] = defaultdict(list)
+    mentions: dict[tuple[str, int], list[Reading]] = defaultdict(list)
     for row in dicts(con, "SELECT * FROM mentions WHERE doc_id IN (SELECT unnest(?::VARCHAR[])) "
                           "ORDER BY doc_id, seg_idx, mention_idx", [ids]):
-        mentions[(row["doc_id"], row["seg_idx"])].append(Mention(
-            row["kind"], row["text"], row["char_start"], row["char_end"], row["value_num"], row["value_max"],
-            row["value_tol"] or 0.0, row["norm"] or "", row["unit"], row["qualifier"] or "exact", row["digits"] or "",
-            row["name"]))
+        mentions[(row["doc_id"], row["seg_idx"])].append(reading_from_row(row))
     segments: dict[str, list[align.AlignSegment]] = defaultdict(list)
     for doc, seg, kind, text in con.execute("SELECT doc_id, seg_idx, kind, text FROM segments WHERE doc_id IN "
                                             "(SELECT unnest(?::VARCHAR[])) ORDER BY doc_id, seg_idx", [ids]).fetchall():

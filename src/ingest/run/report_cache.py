@@ -6,17 +6,12 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 from pathlib import Path
-from typing import TYPE_CHECKING
-
 import duckdb
 
 from .. import outputs, warehouse
 from ..outputs import data as report_model
 from ..translate.waiting import waiting_count
 from .cache import StageCache
-
-if TYPE_CHECKING:
-    from .runner import RunSummary
 
 
 def _report_key(con: duckdb.DuckDBPyConnection) -> str:
@@ -31,7 +26,7 @@ def _report_key(con: duckdb.DuckDBPyConnection) -> str:
     return digest.hexdigest()
 
 
-def report_data(con: duckdb.DuckDBPyConnection, summary: RunSummary, cache_dir: str | Path | None) -> outputs.ReportData:
+def report_data(con: duckdb.DuckDBPyConnection, summary_line: str, cache_dir: str | Path | None) -> outputs.ReportData:
     """`outputs.collect`, from the stage cache when no document changed since it was collected."""
     cache = StageCache(cache_dir)
     key = _report_key(con) if cache.root else ""
@@ -39,14 +34,14 @@ def report_data(con: duckdb.DuckDBPyConnection, summary: RunSummary, cache_dir: 
     if not isinstance(data, outputs.ReportData):
         # The pairs missing for what the warehouse holds, not only for this run's documents: a
         # re-run that skips everything still says which packages the stored segments wait for.
-        data = outputs.collect(con, summary_line=summary.line())
+        data = outputs.collect(con, summary_line=summary_line)
         if key:
             cache.put("report", key, data, keep_only=True)
         return data
-    return dataclasses.replace(data, generated_at=report_model.generated_at(), summary_line=summary.line())
+    return dataclasses.replace(data, generated_at=report_model.generated_at(), summary_line=summary_line)
 
 
-def write_reports(con: duckdb.DuckDBPyConnection, reports_dir: str | Path, summary: RunSummary,
+def write_reports(con: duckdb.DuckDBPyConnection, reports_dir: str | Path, summary_line: str,
                   cache_dir: str | Path | None) -> tuple[list[Path], str]:
     """The report files of a run: their paths and the Markdown."""
-    return outputs.write_report_files(report_data(con, summary, cache_dir), reports_dir)
+    return outputs.write_report_files(report_data(con, summary_line, cache_dir), reports_dir)

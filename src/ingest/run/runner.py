@@ -186,7 +186,7 @@ class Run:
     def fill(self, con: duckdb.DuckDBPyConnection, progress: Progress | None = None) -> None:
         """Translate what `translate` asks for and the stages left waiting (after the checks)."""
         filled = fill_for_run(con, self.translator, self.options.translate,
-                              lambda: report_data(con, self.summary, self.cache_dir), progress)
+                              lambda: report_data(con, self.summary.line(), self.cache_dir), progress)
         self.summary.filled, self.summary.waiting = filled.filled, filled.still_waiting
 
     def finish(self, progress: Progress | None = None) -> RunSummary:
@@ -198,7 +198,7 @@ class Run:
             self.fill(con, progress)
             record_run(con, self.row())
             if self.options.reports_dir is not None:
-                paths, _ = write_reports(con, self.options.reports_dir, self.summary, self.cache_dir)
+                paths, _ = write_reports(con, self.options.reports_dir, self.summary.line(), self.cache_dir)
                 self.summary.report_paths = [str(p) for p in paths]
         finally:
             con.close()

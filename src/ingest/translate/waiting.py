@@ -24,7 +24,7 @@ import duckdb
 from . import cache as translation_cache
 from .cache import PackageKey
 from .engine import CACHED, TRANSLATED, WAITING, CachedEngine, Translation, TranslationEngine
-from .fidelity import check_fidelity
+from ..extract.fidelity import check_fidelity
 
 Progress = Callable[[str, int, int], None]
 # Segments per transaction: enough to fill the engine's batches, few enough that an interrupted

@@ -1,0 +1,446 @@
+"""The one reader of figures: every number, percentage, multiplier, fraction, version, date, sized
+model and maturity label of a sentence, in any language, as a `Reading`.
+
+Whatever the notation — ASCII or full-width digits, thousands separators, decimals, ranges
+("1.69 to 2.65", "10-18%"), fractions ("1/13", "4分の1"), CJK numerals alone or mixed with
+digits ("三百万", "3.4万", "1.3 万亿", "13億", "1兆"), Latin magnitudes ("28B", "1.7T", "400k",
+"0.5 million", "1M+"), multiplier words ("twice", "翻倍", "两倍", "2x"), percentages — a
+quantity reading carries one value (lo..hi for a range) and a tolerance: half a unit of its
+last written digit, capped at 5 % (`notation.written_tolerance`), so "0.5 million" = "50万" and
+"3.4万" = "34,000" while "30 million" != "三百万". Versions ("1.0.0rc1", "v0.*", "PyTorch 2.5"),
+dates ("2024年10月17日" = "2024-10-17" = "October 17, 2024"; a month alone, "7月" = "July"),
+sized model names ("BART-460M") and maturity labels ("[Beta]" = "测试版") keep their own
+comparison; identifiers ("7B3A_A", "A100", "fp16"), URLs and figure/table numbers ("图5") are
+marked as such so they are never read as quantities. The unit or counted noun after a quantity is
+kept when the rules know it ("28B tokens"); a number needs none to be compared.
+
+Entities (`entities`) are labelled readings; the mentions of the warehouse are the readings; the
+fidelity check (`fidelity`) compares the readings of a sentence and of its English.
+
+Why this module is long: it is the one place that reads figures, and the order in which a
+sentence's spans are taken (URLs, references and dates before versions, versions before tokens,
+tokens before numbers, numbers before words) is one piece of logic; the vocabulary and values it
+reads with are in `notation`.
+"""
+
+from __future__ import annotations
+
+import calendar
+import re
+from dataclasses import dataclass, fields, replace
+from functools import lru_cache
+from typing import Any, Callable, Iterable, Iterator
+
+from .notation import (DIGITS, DOTTED, VERSION_TOKEN, alternation, canonical, half_unit, numerals, patterns,
+                       significant, version_norm, vocabulary, within_idiom, written_tolerance)
+from .prefilter import Prefilter
+from .rules import Rules, maturity_in, rules_for, versions_in
+
+# Kinds of reading. Quantities compare by value; the others by their own rules or not at all.
+NUMBER, PERCENT, MULTIPLIER, FRACTION = "number", "percent", "multiplier", "fraction"
+VERSION, DATE, MODEL, LABEL = "version", "date", "model", "label"
+IDENTIFIER, URL, REFERENCE = "id", "url", "ref"
+QUANTITIES = frozenset({NUMBER, PERCENT, MULTIPLIER, FRACTION})
+NOT_QUANTITIES = frozenset({IDENTIFIER, URL, REFERENCE})
+
+
+@dataclass(frozen=True)
+class Reading:
+    kind: str
+    text: str                     # exactly the segment's text[start:end]
+    start: int
+    end: int
+    value: float | None = None    # the value, or a range's low end
+    value_max: float | None = None
+    tol: float = 0.0              # half a unit of the last written digit, in the value's units
+    norm: str = ""                # canonical form: a number, "1.0.0rc1", "2024-10-17", "bart@460000000"
+    unit: str | None = None       # the unit or counted noun after it ("tokens", "GB", "x"), if known
+    qualifier: str = "exact"      # exact | up_to | about | over
+    digits: str = ""              # the significant digits as written ("17" for 1.7B), for telling changes apart
+    name: str | None = None       # a sized model's name ("bart" for BART-460M), a version's product ("pytorch")
+
+    @property
+    def version(self) -> str | None:
+        """A product version's number as written ("2.5" of "PyTorch 2.5")."""
+        if self.kind != VERSION or not self.name:
+            return None
+        return self.norm[len(self.name) + 1:]
+
+
+# The `mentions` table holds the readings; its columns, in the record's field order.
+_ROW_COLUMNS = {"kind": "kind", "text": "text", "start": "char_start", "end": "char_end", "value": "value_num",
+                "value_max": "value_max", "tol": "value_tol", "norm": "norm", "unit": "unit",
+                "qualifier": "qualifier", "digits": "digits", "name": "name"}
+assert list(_ROW_COLUMNS) == [f.name for f in fields(Reading)]
+
+
+def reading_rows(doc_id: str, seg_idx: int, readings: Iterable[Reading]) -> Iterator[dict[str, Any]]:
+    """The `mentions` table's rows of one segment."""
+    for index, reading in enumerate(readings):
+        yield {"doc_id": doc_id, "seg_idx": seg_idx, "mention_idx": index,
+               **{column: getattr(reading, name) for name, column in _ROW_COLUMNS.items()}}
+
+
+def reading_from_row(row: dict[str, Any]) -> Reading:
+    """The reading a `mentions` row stores."""
+    values = {name: row[column] for name, column in _ROW_COLUMNS.items()}
+    return Reading(**{**values, "tol": values["tol"] or 0.0, "norm": values["norm"] or "",
+                      "qualifier": values["qualifier"] or "exact", "digits": values["digits"] or ""})
+
+
+# A figure of "models" this large is a model's size ("25B model"), not a number of models.
+MODEL_SIZE_MIN = 1e6
+# A product name right before a number, separated by a space ("Megatron-Turing NLG 530B").
+_NAME_BEFORE = re.compile(r"(?P<name>[A-Z][A-Za-z0-9\-]*(?: [A-Z][A-Za-z0-9\-]*)*) $")
+
+
+# ---- reading one segment -----------------------------------------------------------------------
+
+def read(text: str, lang: str | None, context: str | None = None) -> list[Reading]:
+    """Every figure in one segment written in `lang` (in a document in `context`), non-overlapping,
+    in text order."""
+    found = patterns()
+    reader = _Reader(text, rules_for(lang, context) if context and context != lang else rules_for(lang))
+    reader.protected(found.url, lambda m: Reading(URL, m.group(), m.start(), m.end(), norm=m.group().lower()))
+    reader.protected(found.reference, lambda m: Reading(REFERENCE, m.group(), m.start(), m.end(), norm=m.group()))
+    for pattern in found.dates:
+        reader.protected(pattern, _date)
+    for version in versions_in(text, reader.rules):  # "PyTorch 2.5", "CUDA 11.6 および 11.7"
+        reader.add(Reading(VERSION, version.text, version.start, version.end, norm=version.norm, name=version.product))
+    reader.protected(DOTTED, lambda m: Reading(VERSION, m.group(), m.start(), m.end(), norm=version_norm(m.group())))
+    for match in reader.scan(found.token):
+        reader.token(match)
+    for pattern in found.fractions:
+        reader.protected(pattern, _fraction)
+    for match in reader.scan(found.number):
+        reader.add(reader.number(match))
+    for match in reader.scan(found.word_number):
+        reader.add(None if reader.vague_before(match.start()) else _word_number(match))
+    for match in reader.scan(found.multiplier_word):
+        reader.add(_multiplier_word(match))
+    for match in reader.scan(found.numeral):
+        reader.add(reader.numeral(match))
+    for label in maturity_in(text, reader.rules):  # "[Beta]", "ベータ": compared by their value
+        reader.add(Reading(LABEL, label.text, label.start, label.end, norm=label.norm))
+    return reader.finished()
+
+
+@lru_cache(maxsize=1)
+def _prefilter() -> Prefilter[re.Pattern, list[re.Pattern]]:
+    found = patterns()
+    every = [DOTTED, found.url, *found.dates, found.token, found.number, found.numeral, found.word_number,
+             *found.fractions, found.reference, found.multiplier_word]
+    return Prefilter({"notation": every}, lambda narrowed: narrowed["notation"])
+
+
+class _Reader:
+    """The readings of one segment as they are found; a span taken is not read again."""
+
+    def __init__(self, text: str, rules: Rules) -> None:
+        self.text = text
+        self.rules = rules.for_text(text)
+        self.scannable = _prefilter().narrowed(text)
+        self.taken = bytearray(len(text))
+        self.readings: list[Reading] = []
+
+    def scan(self, pattern: re.Pattern) -> Iterator[re.Match]:
+        """The pattern's matches in the text; none without a scan when it cannot match (`prefilter`)."""
+        return pattern.finditer(self.text) if pattern in self.scannable else iter(())
+
+    def free(self, start: int, end: int) -> bool:
+        return not any(self.taken[start:end])
+
+    def add(self, reading: Reading | None) -> None:
+        if reading is None or reading.start >= reading.end or not self.free(reading.start, reading.end):
+            return
+        self.taken[reading.start:reading.end] = b"\x01" * (reading.end - reading.start)
+        self.readings.append(reading)
+
+    def protected(self, pattern: re.Pattern, make: Callable[[re.Match], Reading | None]) -> None:
+        for match in self.scan(pattern):
+            self.add(make(match))
+
+    def token(self, match: re.Match) -> None:
+        """An ASCII word holding digits: a sized model, a version, a number with a glued unit or
+        magnitude (left for the number reader), or an identifier."""
+        token, start, end = match.group(), match.start(), match.end()
+        found, words = patterns(), vocabulary()
+        glued = found.glued_number.match(token)
+        if found.magnitude_number.match(token) or (glued and glued["unit"].lower() in words.glued_units):
+            return  # a quantity: the number reader takes it
+        model = found.sized_model.match(token)
+        if model:
+            factor = words.latin_magnitudes[model["mag"]]
+            size = float(model["size"]) * factor
+            name = model["name"].lower()
+            self.add(Reading(MODEL, token, start, end, size, size,
+                             written_tolerance(size, half_unit(model["size"]) * factor),
+                             f"{name}@{canonical(size)}", digits=significant(model["size"]), name=name))
+            return
+        if VERSION_TOKEN.match(token):
+            self.add(Reading(VERSION, token, start, end, norm=version_norm(token)))
+            return
+        self.add(Reading(IDENTIFIER, token, start, end, norm=token))
+
+    def number(self, match: re.Match) -> Reading | None:
+        """Digits, with what follows them: a magnitude, a scale word, %, a multiplier sign, a range end."""
+        words = vocabulary()
+        written = match["num"]
+        digits = written.replace(",", "")
+        factor = 1.0
+        glued = self.text[match.end("num"):match.end("num") + 1]
+        end = match.end()
+        if match["cjkmag"]:
+            factor = numerals().factor(match["cjkmag"].strip())
+        elif match["scale"]:
+            factor = words.scales[match["scale"].lower()]
+        elif glued in words.latin_magnitudes and not re.match(r"[A-Za-z0-9]", self.text[match.end("num") + 1:
+                                                                                        match.end("num") + 2]):
+            factor = words.latin_magnitudes[glued]
+            end = max(end, match.end("num") + 1)
+            if self.text[end:end + 1] == "+":
+                end += 1
+        version_end = self._version_range_end(match)
+        if version_end is not None or self._before_is_version_word(match.start()):
+            end = version_end or match.end("num")
+            return Reading(VERSION, self.text[match.start():end], match.start(), end,
+                           norm=version_norm(self.text[match.start():end]))
+        if self.vague_before(match.start()):
+            return None
+        value = float(digits) * factor
+        tol = written_tolerance(value, half_unit(digits) * factor)
+        kind, unit = NUMBER, None
+        if match["percent"]:
+            kind, unit = PERCENT, "%"
+        elif match["times"]:
+            kind, unit = MULTIPLIER, "x"
+        else:
+            unit_match = patterns().glued_number.match(self.text[match.start():self._token_end(match.start())])
+            if unit_match and unit_match["unit"].lower() in words.glued_units:
+                unit = words.glued_units[unit_match["unit"].lower()]
+                end = match.start() + len(unit_match.group())
+                if unit == "x":
+                    kind = MULTIPLIER
+        reading = Reading(kind, self.text[match.start():end], match.start(), end, value, value, tol,
+                          canonical(value), unit, digits=significant(digits))
+        return self._sized_model(self._ranged(self._qualified(self._with_unit(reading))))
+
+    def _sized_model(self, reading: Reading) -> Reading:
+        """"Megatron-Turing NLG 530Bモデル", "GenSLMs 25B model": a size between a name and the word
+        model is that model's size."""
+        if reading.kind != NUMBER or reading.unit != "models" or (reading.value or 0) < MODEL_SIZE_MIN:
+            return reading
+        name = _NAME_BEFORE.search(self.text, 0, reading.start)
+        if not name:
+            return reading
+        return replace(reading, kind=MODEL, name=name["name"].lower(),
+                       norm=f"{name['name'].lower()}@{canonical(reading.value or 0)}")
+
+    def numeral(self, match: re.Match) -> Reading | None:
+        """A run of CJK numerals: a figure when it has a magnitude or a counter after it, is not an
+        idiom and is not an estimate ("数百")."""
+        words, numbers = vocabulary(), numerals()
+        run, start, end = match.group(), match.start(), match.end()
+        if start > 0 and self.text[start - 1].isdigit():
+            return None
+        whole, decimals = _split_decimals(run, words.decimal_points)
+        value = numbers.value(whole)
+        if value is None or value < 2:
+            return None
+        if within_idiom(self.text, start, end, words.idioms) or self.vague_before(start):
+            return None
+        after = self.text[end:end + 4]
+        percent_prefix = next((p for p in words.percent_prefixes if self.text.endswith(p, 0, start)), None)
+        suffix = next((s for s in words.multiplier_suffixes if not s.isascii() and after.startswith(s)), None)
+        if not (any(c in numbers.magnitudes for c in whole) or after.startswith(words.counters) or percent_prefix):
+            return None
+        number = float(value)
+        if decimals:
+            number += float("0." + "".join(str(numbers.value(d) or 0) for d in decimals))
+        kind, unit = NUMBER, None
+        if percent_prefix:
+            kind, unit, start = PERCENT, "%", start - len(percent_prefix)
+        elif suffix:
+            kind, unit, end = MULTIPLIER, "x", end + len(suffix)
+        reading = Reading(kind, self.text[start:end], start, end, number, number,
+                          written_tolerance(number, numbers.half_unit(whole)), canonical(number), unit,
+                          digits=significant(canonical(number)))
+        return self._qualified(self._with_unit(reading))
+
+    # -- context ---------------------------------------------------------------------------------
+
+    def _token_end(self, start: int) -> int:
+        """Where the ASCII word that starts at `start` ends ("12GB", "2×"; "100Gbps×4" ends before "×4")."""
+        end, text = start, self.text
+        while end < len(text) and ((text[end].isascii() and (text[end].isalnum() or text[end] in ".,"))
+                                   or (text[end] == "×" and not text[end + 1:end + 2].isdigit())):
+            end += 1
+        return end
+
+    def _before_is_version_word(self, start: int) -> bool:
+        """"version 2.3", "版本 2.3", "v 2": a number after a version word is a version."""
+        before = self.text[max(0, start - 12):start].rstrip().lower()
+        return before.endswith(_lowered(vocabulary().version_words))
+
+    def _version_range_end(self, match: re.Match) -> int | None:
+        """"3.8-3.10": a range whose ends are not in order is a range of versions; where it ends."""
+        after = re.match(r"\s?[-–~]\s?(\d+\.\d+)(?!\.?\d)", self.text[match.end("num"):])
+        if after and "." in match["num"] and float(after[1]) < float(match["num"].replace(",", "")):
+            return match.end("num") + after.end()
+        return None
+
+    def vague_before(self, start: int) -> bool:
+        before = self.text[max(0, start - 12):start].rstrip().lower()
+        return before.endswith(_lowered(vocabulary().vague))
+
+    def _with_unit(self, reading: Reading) -> Reading:
+        if reading.unit:
+            return reading
+        for unit, pattern in self.rules.units:
+            if pattern.match(self.text, reading.end):
+                return replace(reading, unit=unit)
+        return reading
+
+    def _qualified(self, reading: Reading) -> Reading:
+        qualifier = qualifier_near(self.text, reading.start, reading.end, self.rules)
+        if reading.text.endswith("+"):
+            qualifier = "over"
+        return reading if qualifier == "exact" else replace(reading, qualifier=qualifier)
+
+    def _ranged(self, low: Reading) -> Reading:
+        """"1.69 to 2.65", "10-18%", "3万至5万": the low end's reading with the range's high end."""
+        joiners = alternation([*vocabulary().range_words, "-", "–"])
+        after = re.match(rf"\s?(?:{joiners})\s?(?P<num>{DIGITS})", self.text[low.end:], re.I)
+        if not after:
+            return low
+        hi_match = patterns().number.match(self.text, low.end + after.start("num"))
+        if not hi_match or hi_match.start() != low.end + after.start("num"):
+            return low
+        high = self.number(hi_match)
+        if high is None or (low.kind != NUMBER and high.kind != low.kind) or high.kind not in QUANTITIES:
+            return low
+        kind = high.kind if low.kind == NUMBER else low.kind
+        # "3 to 5 million", "3至5万": a bare low end takes the high end's magnitude.
+        bare_low = re.fullmatch(r"[\d,.]+", low.text) is not None
+        factor = (high.value or 0) / float(hi_match["num"].replace(",", "")) if bare_low else 1.0
+        value = (low.value or 0) * factor
+        if value >= (high.value or 0):
+            return low
+        return Reading(kind, self.text[low.start:high.end], low.start, high.end, value, high.value,
+                       max(low.tol * factor, high.tol), f"{canonical(value)}-{canonical(high.value or 0)}",
+                       high.unit or low.unit, low.qualifier, low.digits)
+
+    def finished(self) -> list[Reading]:
+        return sorted(self.readings, key=lambda r: r.start)
+
+
+_QUALIFIER_WINDOW = 6
+
+
+def qualifier_near(text: str, start: int, end: int, rules: Rules) -> str:
+    """'up_to', 'about' or 'over' when written right before or after a value; else 'exact'."""
+    before = text[max(0, start - _QUALIFIER_WINDOW):start]
+    after = text[end:end + _QUALIFIER_WINDOW // 2]
+    for qualifier, pattern in rules.qualifiers:
+        if any(m.end() >= len(before) - 1 for m in pattern.finditer(before)):
+            return qualifier
+    for qualifier, pattern in rules.qualifiers:
+        if qualifier == "over" and pattern.match(after.lstrip()):
+            return qualifier
+    return "exact"
+
+
+# ---- the pieces --------------------------------------------------------------------------------
+
+def _split_decimals(run: str, points: tuple[str, ...]) -> tuple[str, str]:
+    """'三点五' -> ('三', '五'): a numeral's whole part and its decimals."""
+    for point in points:
+        whole, found, decimals = run.partition(point)
+        if found:
+            return whole, decimals
+    return run, ""
+
+
+@lru_cache(maxsize=8)
+def _lowered(words: tuple[str, ...]) -> tuple[str, ...]:
+    """The words in lower case, as one tuple: `str.endswith` tries them all in one call."""
+    return tuple(word.lower() for word in words)
+
+
+def _multiplier_word(match: re.Match) -> Reading:
+    value = vocabulary().multipliers[match.group().lower()]
+    return Reading(MULTIPLIER, match.group(), match.start(), match.end(), value, value, 0.0, canonical(value), "x",
+                   digits=significant(canonical(value)))
+
+
+def _fraction(match: re.Match) -> Reading | None:
+    num, den = match["num"], match["den"]
+    if not den or int(den) == 0 or int(num) >= int(den):
+        return None
+    value = int(num) / int(den)
+    return Reading(FRACTION, match.group(), match.start(), match.end(), value, value, 0.0,
+                   f"{num}/{den}", "x", digits=f"{num}/{den}")
+
+
+def _word_number(match: re.Match) -> Reading | None:
+    words = vocabulary()
+    if match["mult"]:
+        value = words.multipliers[match["mult"].lower()]
+        return Reading(MULTIPLIER, match.group(), match.start(), match.end(), value, value, 0.0, canonical(value), "x",
+                       digits=significant(canonical(value)))
+    value = words.words[match["word"].lower()]
+    if match["word2"]:
+        second = words.words[match["word2"].lower()]
+        value = value * second if second >= 100 else value + second
+    if match["scale"]:
+        value *= words.scales[match["scale"].lower()]
+    kind, unit = (PERCENT, "%") if match["percent"] else (MULTIPLIER, "x") if match["times"] else (NUMBER, None)
+    if kind == NUMBER and not match["scale"] and value < 2:
+        return None
+    return Reading(kind, match.group(), match.start(), match.end(), value, value, 0.0, canonical(value), unit,
+                   digits=significant(canonical(value)))
+
+
+def _date(match: re.Match) -> Reading | None:
+    """A date as ISO 8601 writes it, with what is written: '2024-10-17', '2025-02' (no day),
+    '--07-24' (no year), '--07' (a month alone: "7月", "July")."""
+    groups = match.groupdict()
+    month = vocabulary().months.get(groups["month"]) if groups.get("month") else int(groups["m"])
+    year = int(groups["y"]) if groups.get("y") else None
+    day = int(groups["d"]) if groups.get("d") else None
+    if not month or not 1 <= month <= 12 or (day is not None and not 1 <= day <= _days_in(year, month)):
+        return None
+    norm = (f"{year:04d}" if year else "-") + f"-{month:02d}" + (f"-{day:02d}" if day is not None else "")
+    return Reading(DATE, match.group(), match.start(), match.end(), norm=norm)
+
+
+def _days_in(year: int | None, month: int) -> int:
+    return calendar.monthrange(year or 2000, month)[1]  # a leap year when the year is not written
+
+
+# ---- one figure --------------------------------------------------------------------------------
+
+def read_number(text: str) -> Reading | None:
+    """The quantity `text` is, read whole ("3万", "29.8k", "1,000", "1.5亿", "二十"); None if it is
+    not exactly one figure."""
+    text = text.strip()
+    readings = [r for r in read(text, None) if r.kind in QUANTITIES]
+    if len(readings) == 1 and (readings[0].start, readings[0].end) == (0, len(text)):
+        return readings[0]
+    numeral = numerals().value(text)
+    if numeral is not None:  # a bare numeral has no counter to make it a figure in a sentence
+        return Reading(NUMBER, text, 0, len(text), float(numeral), float(numeral),
+                       written_tolerance(float(numeral), 0.5), canonical(float(numeral)))
+    return None
+
+
+def values_agree(a: Reading, b: Reading) -> bool:
+    """True when two figures can be the same quantity at their written precision."""
+    if a.value is None or b.value is None:
+        return False
+    return abs(a.value - b.value) <= max(a.tol, b.tol) + 1e-9
+
+
+def first_date(text: str) -> str | None:
+    """The first whole calendar date in `text`, ISO ('2024年10月17日', '2025 年 2 月 1 日', '2024-07-24')."""
+    return next((r.norm for r in read(text, None) if r.kind == DATE and len(r.norm) == 10), None)
