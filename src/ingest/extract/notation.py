@@ -225,6 +225,7 @@ class Patterns:
     sized_model: re.Pattern   # "BART-460M": a name and a size
     magnitude_number: re.Pattern  # "28B", "400k+"
     glued_number: re.Pattern  # "12GB", "2x"
+    percent_word: re.Pattern  # a word after a number that makes it a percentage ("パーセント")
 
 
 @lru_cache(maxsize=1)
@@ -268,6 +269,7 @@ def patterns() -> Patterns:
                                rf"-(?P<size>\d+(?:\.\d+)?)(?P<mag>[{''.join(c for c in latin if c.isupper())}])$"),
         magnitude_number=re.compile(rf"^(?P<num>\d+(?:\.\d+)?)(?P<mag>[{latin}])(?P<plus>\+)?$"),
         glued_number=re.compile(r"^(?P<num>\d+(?:\.\d+)?)(?P<unit>[A-Za-z×]+)$"),
+        percent_word=re.compile(rf"\s?(?:{word_alternation(words.percent_words)})", re.I),
     )
 
 

@@ -251,8 +251,10 @@ class _Reader:
             return None
         after = self.text[end:end + 4]
         percent_prefix = next((p for p in words.percent_prefixes if self.text.endswith(p, 0, start)), None)
+        percent_word = patterns().percent_word.match(self.text, end)  # "三十パーセント", "삼십 퍼센트"
         suffix = next((s for s in words.multiplier_suffixes if not s.isascii() and after.startswith(s)), None)
-        if not (any(c in numbers.magnitudes for c in whole) or after.startswith(words.counters) or percent_prefix):
+        if not (any(c in numbers.magnitudes for c in whole) or after.startswith(words.counters) or percent_prefix
+                or percent_word):
             return None
         number = float(value)
         if decimals:
@@ -260,6 +262,8 @@ class _Reader:
         kind, unit = NUMBER, None
         if percent_prefix:
             kind, unit, start = PERCENT, "%", start - len(percent_prefix)
+        elif percent_word:
+            kind, unit, end = PERCENT, "%", percent_word.end()
         elif suffix:
             kind, unit, end = MULTIPLIER, "x", end + len(suffix)
         reading = Reading(kind, self.text[start:end], start, end, number, number,
