@@ -1,9 +1,9 @@
 """The package's structure: imports point one way, no cycles, modules of a readable size.
 
-An AST walk of src/ingest (`ingest.run.identity.module_graph`, the walk that also tells what a stage
+An AST walk of src/ingest (`ingest.identity.module_graph`, the walk that also tells what a stage
 runs), imports under `if TYPE_CHECKING:` included.
 Layers, from the bottom: records/errors/settings <- the stages (discover, read, clean, lang,
-metadata, language, segment, prepare, translate, extract, align) <- warehouse <- outputs <- run
+metadata, language, segment, prepare, translate, extract, identity) <- warehouse <- check <- outputs <- run
 <- flow, prefect_server, evaluate <- cli. A module may import its own layer or lower ones; only run/ and
 outputs/ (and the layers above them) touch the warehouse.
 """
@@ -13,14 +13,15 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-from ingest.run.identity import module_graph
+from ingest.identity import module_graph
 
 PACKAGE = Path(__file__).resolve().parents[1] / "src" / "ingest"
 LAYERS = [
     {"ingest.records", "ingest.errors", "ingest.settings", "ingest.deploy"},
     {"ingest.lang", "ingest.discover", "ingest.read", "ingest.clean", "ingest.metadata", "ingest.language",
-     "ingest.segment", "ingest.prepare", "ingest.translate", "ingest.extract", "ingest.align"},
+     "ingest.segment", "ingest.prepare", "ingest.translate", "ingest.extract", "ingest.identity"},
     {"ingest.warehouse"},
+    {"ingest.check"},
     {"ingest.outputs"},
     {"ingest.run"},
     {"ingest.flow", "ingest.prefect_server", "ingest.evaluate"},

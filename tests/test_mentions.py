@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from ingest.align.compare import match_mentions
+from ingest.check.align.compare import match_mentions
 from ingest.extract.reader import DATE, IDENTIFIER, MODEL, QUANTITIES, REFERENCE, URL, VERSION, read as find_mentions
 
 

@@ -46,7 +46,7 @@ def test_summary_comes_first_and_both_formats_hold_the_same_sections(seeded_con)
 def _finding(text: str) -> ReportData:
     evidence = [Evidence("a", "<b>title</b>", text, None, False)]
     finding = Finding("maturity_conflict", "flexattention", "maturity", "pytorch 2.5", None, 1.0,
-                      [Side("beta", ["a"], evidence), Side("<i>prototype</i>", ["b"], [])], "undecided")
+                      [Side("beta", ["a"], evidence), Side("<i>prototype</i>", ["b"], [])], "undecided", "contradiction")
     summary = Summary(2, {"ja": 2}, 2, 1, 0, 0, 0, 0, 0)
     return ReportData("now", summary, [finding], [], [], [], [], [], {}, [], [])
 

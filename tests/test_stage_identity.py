@@ -1,4 +1,4 @@
-"""What invalidates the stage cache: what a stage runs, read from the code (`run/identity.py`).
+"""What invalidates the stage cache: what a stage runs, read from the code (`identity.py`).
 
 Each test edits a copy of the package, so the digests are computed over real files."""
 
@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from ingest.run import identity
+from ingest import identity
 
-PACKAGE = Path(identity.__file__).resolve().parents[1]
+PACKAGE = Path(identity.__file__).resolve().parent
 
 
 @pytest.fixture
@@ -83,7 +83,7 @@ def test_a_module_a_stage_starts_to_import_joins_its_identity(package):
 
 
 def test_a_run_imports_neither_spacy_nor_the_flow():
-    script = ("import sys; from ingest.run.runner import run; from ingest.run.identity import stage_ids;"
+    script = ("import sys; from ingest.run.runner import run; from ingest.identity import stage_ids;"
               "from ingest.translate import make_engine; stage_ids(make_engine());"
               "print(sorted(m for m in ('spacy', 'prefect', 'ingest.extract.nlp') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True).stdout

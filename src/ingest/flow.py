@@ -47,7 +47,7 @@ from .run.batches import StageContext, batches, crash_reason, failed_batch, proc
 from .run.faults import is_transient
 from .run.fill import fill_for_run
 from .run.loading import load_staged
-from .run.checks import update_checks
+from .check import update_checks
 from .run.report_cache import report_data
 from .run.plan import Plan, plan_run
 from .run.runner import Progress, Run, RunSummary

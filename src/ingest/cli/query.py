@@ -9,7 +9,7 @@ from typing import Optional
 
 import typer
 
-from .. import outputs, warehouse
+from .. import check, outputs, warehouse
 from ..errors import IngestError, command
 from .consoles import Exit, console, fail, say, visible
 from .formats import FORMATS, WRITERS, as_table
@@ -90,9 +90,13 @@ def report(warehouse_path: Path = warehouse_option("The DuckDB warehouse to repo
            reports: Path = reports_option()) -> None:
     """Rewrite the consistency report from the warehouse as it is."""
     con = _open_read_only(warehouse_path)
-    if not warehouse.schema_is_current(con):  # written by another version: bring its views up to date once
+    if not check.is_current(con):  # written by another version: bring its views and checks up to date once
         con.close()
-        _open_for_update(warehouse_path).close()
+        updating = _open_for_update(warehouse_path)
+        try:
+            check.update_checks(updating)
+        finally:
+            updating.close()
         con = _open_read_only(warehouse_path)
     try:
         paths = outputs.write_reports(con, reports)

@@ -14,11 +14,10 @@ from typing import Any, Iterable
 
 import duckdb
 
+from ..check.thresholds import ALIGNED_CONTRADICTION_CONFIDENCE
 from ..extract.glossary import subject_label
 from ..records import utc_now
 from ..warehouse import dicts
-
-LIKELY = 0.7  # a contradiction at least this sure is listed first; weaker ones are "possible"
 
 
 @dataclass
@@ -53,10 +52,11 @@ class Finding:
     confidence: float
     sides: list[Side]
     arbiter: str | None
+    severity: str          # contradiction | possible, as the checks decided
 
     @property
     def likely(self) -> bool:
-        return self.confidence >= LIKELY
+        return self.severity == "contradiction"
 
 
 @dataclass
@@ -205,13 +205,13 @@ def _claim_findings(reader: _Reader) -> list[Finding]:
         statements = _key_statements(reader, subject, attribute, scope,
                                      {(r["conditions"], r["baseline"]) for r in members})
         arbiter = next((r["arbiter"] for r in members if r["arbiter"]), None)
-        supported = arbiter.split(". ", 1)[0].removeprefix("supported: ") if arbiter and arbiter.startswith("supported") else None
+        supported = next((r["supported"] for r in members if r["supported"]), None)
         findings.append(Finding(
             members[0]["kind"], readable_subject(subject), attribute, members[0]["release"], None,
             max(r["confidence"] or 0.0 for r in members),
             [Side(value, documents, evidence, value == supported)
              for value, (documents, evidence) in sorted(statements.items(), key=lambda kv: (-len(kv[1][0]), kv[0]))],
-            arbiter))
+            arbiter, "contradiction" if any(r["severity"] == "contradiction" for r in members) else "possible"))
     return findings
 
 
@@ -263,7 +263,8 @@ def _rendering_findings(reader: _Reader) -> list[Finding]:
             "aligned_value_mismatch", "renderings of one article", best["unit_a"] or best["unit_b"] or best["kind"],
             None, best["change"], best["confidence"] or 0.0,
             [Side(value, sorted(evidence), [evidence[d] for d in sorted(evidence)], supported.get(value, False))
-             for value, evidence in sides.items()], best["arbiter"]))
+             for value, evidence in sides.items()], best["arbiter"],
+            "contradiction" if (best["confidence"] or 0.0) >= ALIGNED_CONTRADICTION_CONFIDENCE else "possible"))
     return findings
 
 

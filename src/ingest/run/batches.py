@@ -28,7 +28,7 @@ from ..translate import cache as translation_cache
 from ..translate import segments as translation
 from ..translate.engine import Translation, WaitingEngine
 from .cache import StageCache
-from .identity import STAGES, run_fingerprint, sha, stage_ids
+from ..identity import STAGES, run_fingerprint, sha, stage_ids
 from .staging import StagedBatch
 
 # documents.pipeline_version of a document whose stages crashed: never equal to a run's

@@ -18,7 +18,7 @@ from .. import warehouse
 from ..discover import discover
 from ..records import KnownSources, SourceFile, Status
 from ..warehouse.load import delete_documents
-from .checks import update_checks
+from ..check import update_checks
 
 Stored = dict[str, Any]  # a row of warehouse.stored_documents
 GONE_REASON = ("the source file is gone since it was ingested: its rows are kept but leave every check; "

@@ -8,7 +8,7 @@ import hashlib
 from pathlib import Path
 import duckdb
 
-from .. import outputs, warehouse
+from .. import check, outputs, warehouse
 from ..outputs import data as report_model
 from ..translate.waiting import waiting_count
 from .cache import StageCache
@@ -20,8 +20,8 @@ def _report_key(con: duckdb.DuckDBPyConnection) -> str:
     schema and check SQL, and the report code."""
     digest = hashlib.sha256(warehouse.documents_digest(con).encode())
     digest.update(f"waiting={waiting_count(con)}".encode())
-    for file in warehouse.sql_files():
-        digest.update(file.read_bytes())
+    digest.update(warehouse.schema_digest().encode())
+    digest.update(check.views_digest().encode())
     digest.update(Path(report_model.__file__ or "").read_bytes())
     return digest.hexdigest()
 

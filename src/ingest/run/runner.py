@@ -23,9 +23,9 @@ from ..translate.cache import snapshot
 from ..warehouse.load import record_run
 from .batches import StageContext, batches, make_context, process_batch
 from .cache import usable_cache_dir
-from .identity import STAGES, run_fingerprint
+from ..identity import STAGES, run_fingerprint
 from .loading import load_staged
-from .checks import update_checks
+from ..check import update_checks
 from .fill import fill_for_run
 from .plan import Plan, plan_run, prune_missing
 from .report_cache import report_data, write_reports

@@ -23,8 +23,8 @@ from ..errors import WarehouseCorruptError, WarehouseError, WarehouseLockedError
 from ..records import DOCUMENT_TABLES
 
 __all__ = ["WarehouseCorruptError", "WarehouseError", "WarehouseLockedError", "connect", "damage_error", "is_damage",
-           "schema_is_current", "dicts", "query", "table_columns", "table_counts", "sql_files", "stored_fingerprints",
-           "stored_documents", "mark_missing", "DOCUMENT_TABLES"]
+           "schema_is_current", "applied_digest", "record_applied", "dicts", "query", "table_columns", "table_counts",
+           "schema_digest", "stored_documents", "mark_missing", "DOCUMENT_TABLES"]
 
 STORAGE_VERSION = "v1.5.0"
 _LOCK_RETRIES = 6
@@ -124,48 +124,57 @@ def damage_error(path: str | Path, error: BaseException) -> WarehouseCorruptErro
                                  + _RECOVERY.format(path=path))
 
 
-def sql_files() -> list[Traversable]:
-    """The schema first, then the checks in name order (package data)."""
-    sql = resources.files(__name__) / "sql"
-    return [sql / "schema.sql", *sorted((sql / "checks").iterdir(), key=lambda f: f.name)]
+def _schema_file() -> Traversable:
+    return resources.files(__name__) / "sql" / "schema.sql"
 
 
 def schema_digest() -> str:
-    """The digest of every table, view and check definition this version writes."""
-    digest = hashlib.sha256()
-    for file in sql_files():
-        digest.update(file.name.encode("utf-8") + b"\0" + file.read_bytes())
-    return digest.hexdigest()
+    """The digest of every table definition this version writes."""
+    return hashlib.sha256(_schema_file().read_bytes()).hexdigest()
 
 
-def _applied_digest(con: duckdb.DuckDBPyConnection) -> str | None:
-    try:
-        applied = con.execute("SELECT digest FROM schema_state").fetchone()
-    except duckdb.CatalogException:
-        return None
+def applied_digest(con: duckdb.DuckDBPyConnection, part: str) -> str | None:
+    """The digest of the definitions of `part` ('tables'; the checks' 'views') last applied to this file."""
+    if _state_columns(con) != ["part", "digest", "applied_at"]:
+        return None  # none yet, or one an older version wrote (without parts): apply again
+    applied = con.execute("SELECT digest FROM schema_state WHERE part = ?", [part]).fetchone()
     return applied[0] if applied else None
 
 
+def record_applied(con: duckdb.DuckDBPyConnection, part: str, digest: str) -> None:
+    """Note that the definitions of `part` with this digest are applied (inside the caller's transaction)."""
+    if _state_columns(con) not in ([], ["part", "digest", "applied_at"]):
+        con.execute("DROP TABLE schema_state")  # an older version's, without parts
+    con.execute("CREATE TABLE IF NOT EXISTS schema_state (part VARCHAR PRIMARY KEY, digest VARCHAR, applied_at TIMESTAMP)")
+    con.execute("INSERT OR REPLACE INTO schema_state VALUES (?, ?, now())", [part, digest])
+
+
+def _state_columns(con: duckdb.DuckDBPyConnection) -> list[str]:
+    """The columns of schema_state, read from the catalog (a failed query would abort a transaction)."""
+    return [name for name, in con.execute(
+        "SELECT column_name FROM duckdb_columns() WHERE table_name = 'schema_state' "
+        "AND database_name = current_database() AND schema_name = current_schema() ORDER BY column_index").fetchall()]
+
+
 def schema_is_current(con: duckdb.DuckDBPyConnection) -> bool:
-    """Whether the warehouse's tables, views and checks are this version's (else open it for writing once)."""
-    return _applied_digest(con) == schema_digest()
+    """Whether the warehouse's tables are this version's (else open it for writing once)."""
+    return applied_digest(con, "tables") == schema_digest()
 
 
 def apply_schema(con: duckdb.DuckDBPyConnection) -> None:
-    """Create or update the tables and views, only when their definitions changed.
+    """Create or update the tables, only when their definitions changed (the checks' views are
+    applied by `ingest.check`).
 
     An unchanged warehouse is opened without a write, so a full disk does not stop a run
-    that has nothing to load and a reader never waits for a rewrite of the views.
+    that has nothing to load and a reader never waits for a rewrite of the tables.
     """
     digest = schema_digest()
-    if _applied_digest(con) == digest:
+    if applied_digest(con, "tables") == digest:
         return
     con.execute("BEGIN TRANSACTION")
     try:
-        for file in sql_files():
-            con.execute(file.read_text("utf-8"))
-        con.execute("CREATE OR REPLACE TABLE schema_state AS SELECT ?::VARCHAR AS digest, now() AS applied_at",
-                    [digest])
+        con.execute(_schema_file().read_text("utf-8"))
+        record_applied(con, "tables", digest)
         con.execute("COMMIT")
     except BaseException:
         con.execute("ROLLBACK")

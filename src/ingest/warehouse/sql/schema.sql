@@ -200,7 +200,12 @@ CREATE TABLE IF NOT EXISTS verdicts (
     seg_b     INTEGER NOT NULL,
     mention_b INTEGER NOT NULL,
     supported VARCHAR,                      -- a | b | NULL (undecided)
-    arbiter   VARCHAR
+    arbiter   VARCHAR,                      -- in words (the macro arbiter_text of the checks' wording)
+    original  VARCHAR,                      -- the English original, when it states the figure
+    docs_a    VARCHAR[],                    -- the renderings that state the figure as doc_a does...
+    docs_b    VARCHAR[],                    -- ...and as doc_b does
+    sources_a INTEGER,                      -- independent sources among docs_a
+    sources_b INTEGER
 );
 
 -- Independent sources: the renderings of one article are one source. `trust` is how often a
@@ -223,7 +228,8 @@ CREATE TABLE IF NOT EXISTS claim_verdicts (
     conditions VARCHAR,
     baseline   VARCHAR,
     supported  VARCHAR,                     -- the supported value; NULL when undecided
-    verdict    VARCHAR                      -- in words: "2 sources (3 documents) say beta; 1 says prototype"
+    verdict    VARCHAR,                     -- in words: "2 sources (3 documents) say beta; 1 source (1 document) says prototype"
+    sides      STRUCT(value VARCHAR, n_sources INTEGER, n_documents INTEGER)[]  -- every value, most sources first
 );
 
 -- The documents the cross-document tables above were last computed from (a digest), so an
@@ -241,3 +247,9 @@ ALTER TABLE claims ADD COLUMN IF NOT EXISTS release_source VARCHAR;
 ALTER TABLE claims ADD COLUMN IF NOT EXISTS set_valued BOOLEAN;
 ALTER TABLE documents ADD COLUMN IF NOT EXISTS source_root VARCHAR;
 ALTER TABLE runs ADD COLUMN IF NOT EXISTS n_missing INTEGER;
+ALTER TABLE verdicts ADD COLUMN IF NOT EXISTS original VARCHAR;
+ALTER TABLE verdicts ADD COLUMN IF NOT EXISTS docs_a VARCHAR[];
+ALTER TABLE verdicts ADD COLUMN IF NOT EXISTS docs_b VARCHAR[];
+ALTER TABLE verdicts ADD COLUMN IF NOT EXISTS sources_a INTEGER;
+ALTER TABLE verdicts ADD COLUMN IF NOT EXISTS sources_b INTEGER;
+ALTER TABLE claim_verdicts ADD COLUMN IF NOT EXISTS sides STRUCT(value VARCHAR, n_sources INTEGER, n_documents INTEGER)[];

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from importlib import metadata as importlib_metadata
 from pathlib import Path
 
-from ..translate import TranslationEngine
+from .translate import TranslationEngine
 
 STAGES = ("prepare", "translate", "extract")
 # Bump a stage's version when its output for the same input changes in a way the code
@@ -33,11 +33,11 @@ STAGE_ENTRIES: dict[str, tuple[str, ...]] = {
     "extract": ("ingest.extract.document",),
 }
 # The alignment of renderings (a change re-aligns every stored pair) and every check.
-ALIGN_ENTRIES = ("ingest.align",)
-CHECK_ENTRIES = ("ingest.run.checks",)
+ALIGN_ENTRIES = ("ingest.check.align",)
+CHECK_ENTRIES = ("ingest.check",)
 
 PACKAGE = "ingest"
-_ROOT = Path(__file__).resolve().parents[1]
+_ROOT = Path(__file__).resolve().parent
 
 
 @dataclass(frozen=True)
@@ -172,7 +172,7 @@ def _extra_language_files(modules: list[ModuleSource]) -> list[tuple[str, bytes]
     """Language profiles from INGEST_LANGUAGE_DIRS, when the modules read profiles at all."""
     if "ingest.lang" not in {module.name for module in modules}:
         return []
-    from .. import lang
+    from . import lang
 
     return lang.extra_data_files()
 

@@ -1,15 +1,16 @@
--- The conflicts users read, one row per disagreement:
+-- The conflicts users read, one row per disagreement (the words of `explanation` and `arbiter` are
+-- the macros of 00_wording.sql, the thresholds those of ingest/check/thresholds.py):
 --   maturity_conflict / value_conflict (contradiction, or possible when the evidence is weak):
 --     two groups of documents from different sources state the same subject, attribute and
 --     release under the same conditions and baseline, and no value of one group agrees with any
 --     value of the other (renderings of one article, one source, are compared sentence by
 --     sentence by the aligned check instead); doc_a/doc_b and the claims are each group's first,
 --     docs_a/docs_b list the whole groups, `conditions`/`baseline` what both state it under; `confidence` weighs how explicit the release and
---     the subject are; `arbiter` says which value the independent sources support (verdicts
---     computed by ingest.run.truth);
+--     the subject are; `arbiter` says in words which value the independent sources support and
+--     `supported` names it (verdicts computed by ingest.check.truth);
 --   aligned_value_mismatch (contradiction, or possible when the alignment is unsure): a figure
 --     changed between two renderings of the same sentence (20_aligned.sql), with the kind of
---     change, the confidence and the group's arbiter;
+--     change, the confidence and the group's arbiter (`supported`: the value it supports);
 --   qualifier_mismatch (note): sources agree on a value but state it with a different
 --     qualifier or baseline ("75%" vs "up to 75% vs FlashAttentionV2");
 --   aligned_hedge (note): two renderings state the same figure, one hedged ("up to").
@@ -37,11 +38,12 @@ disagreeing AS (
 ),
 weighed AS (
     SELECT d.*, ca.doc_id AS doc_a, cb.doc_id AS doc_b, ca.release AS release,
-           round(0.5 + 0.2 * coalesce(ca.release_source IN ('heading', 'sentence', 'title', 'url')
+           round({CONFLICT_CONFIDENCE_BASE}
+                 + {CONFLICT_EXPLICIT_RELEASE} * coalesce(ca.release_source IN ('heading', 'sentence', 'title', 'url')
                                        AND cb.release_source IN ('heading', 'sentence', 'title', 'url'), false)::INTEGER
-                     + 0.15 * coalesce(ca.subject_source IN ('glossary', 'heading')
+                 + {CONFLICT_EXPLICIT_SUBJECT} * coalesce(ca.subject_source IN ('glossary', 'heading')
                                         AND cb.subject_source IN ('glossary', 'heading'), false)::INTEGER
-                     + 0.15 * (NOT d.via_part)::INTEGER, 2) AS confidence,
+                 + {CONFLICT_WHOLE_SUBJECT} * (NOT d.via_part)::INTEGER, 2) AS confidence,
            ca.value AS value_a, cb.value AS value_b, ca.evidence AS evidence_a, cb.evidence AS evidence_b,
            ca.evidence_en AS evidence_en_a, cb.evidence_en AS evidence_en_b
     FROM disagreeing d JOIN claims ca ON ca.claim_id = d.claim_a JOIN claims cb ON cb.claim_id = d.claim_b
@@ -50,13 +52,10 @@ contradictions AS (
     SELECT w.claim_a, w.claim_b, w.doc_a, w.doc_b, w.subject, w.attribute, w.release,
            w.value_a, w.value_b,
            CASE WHEN w.attribute = 'maturity' THEN 'maturity_conflict' ELSE 'value_conflict' END AS kind,
-           CASE WHEN w.confidence >= 0.7 THEN 'contradiction' ELSE 'possible' END AS severity,
-           array_to_string(w.docs_a, ', ') || (CASE WHEN w.attribute = 'maturity' THEN ' say(s) ' ELSE ' give(s) ' END)
-             || w.value_a || ', ' || array_to_string(w.docs_b, ', ') || ' ' || w.value_b
-             || ' for ' || w.scope || coalesce(' under ' || w.conditions, '')
-             || ', and no value of one side agrees with any of the other' AS explanation,
+           CASE WHEN w.confidence >= {CONTRADICTION_CONFIDENCE} THEN 'contradiction' ELSE 'possible' END AS severity,
+           value_conflict_text(w.attribute, w.docs_a, w.value_a, w.docs_b, w.value_b, w.scope, w.conditions) AS explanation,
            w.evidence_a, w.evidence_b, w.evidence_en_a, w.evidence_en_b,
-           w.docs_a, w.docs_b, NULL AS change, w.confidence, v.verdict AS arbiter,
+           w.docs_a, w.docs_b, NULL AS change, w.confidence, v.verdict AS arbiter, v.supported,
            w.value_a AS text_a, w.value_b AS text_b, w.scope, w.conditions, w.baseline
     FROM weighed w
     LEFT JOIN claim_verdicts v
@@ -82,8 +81,7 @@ differently_stated AS (
 notes AS (
     SELECT n.claim_a, n.claim_b, a.doc_id AS doc_a, b.doc_id AS doc_b, a.subject, a.attribute, a.release,
            a.value AS value_a, b.value AS value_b, 'qualifier_mismatch' AS kind, 'note' AS severity,
-           'same value, stated differently: ' || a.doc_id || ' ' || a.qualifier || coalesce(' vs ' || a.baseline, '')
-             || ', ' || b.doc_id || ' ' || b.qualifier || coalesce(' vs ' || b.baseline, '') AS explanation,
+           qualifier_note_text(a.doc_id, a.qualifier, a.baseline, b.doc_id, b.qualifier, b.baseline) AS explanation,
            a.evidence AS evidence_a, b.evidence AS evidence_b, a.evidence_en AS evidence_en_a, b.evidence_en AS evidence_en_b,
            [a.doc_id] AS docs_a, [b.doc_id] AS docs_b, NULL AS change, NULL::DOUBLE AS confidence, NULL AS arbiter,
            a.value AS text_a, b.value AS text_b
@@ -94,14 +92,12 @@ aligned AS (
            coalesce(m.unit_a, m.unit_b, m.kind) AS attribute, da.release, m.text_a AS value_a, m.text_b AS value_b,
            CASE WHEN m.relation = 'changed' THEN 'aligned_value_mismatch' ELSE 'aligned_hedge' END AS kind,
            CASE WHEN m.relation <> 'changed' THEN 'note'
-                WHEN m.confidence >= 0.5 THEN 'contradiction' ELSE 'possible' END AS severity,
-           CASE WHEN m.relation = 'changed'
-                THEN 'two renderings of the same sentence state ' || m.text_a || ' and ' || m.text_b
-                     || ' (' || m.change || ' changed)'
-                ELSE 'same figure, hedged differently: ' || m.doc_a || ' ' || m.qualifier_a || ', '
-                     || m.doc_b || ' ' || m.qualifier_b END AS explanation,
+                WHEN m.confidence >= {ALIGNED_CONTRADICTION_CONFIDENCE} THEN 'contradiction' ELSE 'possible' END AS severity,
+           CASE WHEN m.relation = 'changed' THEN aligned_change_text(m.text_a, m.text_b, m.change)
+                ELSE aligned_hedge_text(m.doc_a, m.qualifier_a, m.doc_b, m.qualifier_b) END AS explanation,
            m.evidence_a, m.evidence_b, m.evidence_en_a, m.evidence_en_b, [m.doc_a] AS docs_a, [m.doc_b] AS docs_b,
-           m.change, m.confidence, m.arbiter, m.text_a, m.text_b
+           m.change, m.confidence, m.arbiter, CASE m.supported WHEN 'a' THEN m.text_a WHEN 'b' THEN m.text_b END AS supported,
+           m.text_a, m.text_b
     FROM (SELECT * FROM mismatches
           UNION ALL BY NAME
           SELECT * FROM agreements WHERE relation = 'hedge') m

@@ -13,6 +13,7 @@ from typing import Sequence
 
 from .compare import MentionPair, match_mentions
 from .groups import identical_share
+from ..thresholds import CONFIDENT_UNIT, RENDERING_COVERAGE
 from .sentences import AlignedUnit, AlignSegment, align
 
 
@@ -34,10 +35,6 @@ class PairResult:
     coverage: float  # the smaller share of either document's segments in confidently aligned units
 
 
-# A pair of documents is taken for two renderings only when alignment bears it out: this share
-# of each one's sentences aligned with confidence (two articles that merely share names do not).
-RENDERING_COVERAGE = 0.3
-_CONFIDENT = 0.5
 
 
 def compare_renderings(a: Sequence[AlignSegment], b: Sequence[AlignSegment]) -> PairResult:
@@ -52,7 +49,7 @@ def compare_renderings(a: Sequence[AlignSegment], b: Sequence[AlignSegment]) -> 
         mentions_b = [m for i in unit.segs_b for m in by_idx_b[i].mentions]
         pairs.extend(PlacedPair(index, where[id(p.a)], where[id(p.b)], p) for p in match_mentions(mentions_a, mentions_b))
         texts.append(("".join(by_idx_a[i].text for i in unit.segs_a), "".join(by_idx_b[i].text for i in unit.segs_b)))
-    confident = [u for u in units if u.confidence >= _CONFIDENT]
+    confident = [u for u in units if u.confidence >= CONFIDENT_UNIT]
     # Both documents must be mostly aligned: a translation covers most of its original, a short
     # summary or an article that quotes a few sentences of another does not.
     coverage = min(sum(len(u.segs_a) for u in confident) / max(1, len(a)),

@@ -21,7 +21,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Callable, Sequence
 
-from ..extract.reader import DATE, LABEL, MODEL, QUANTITIES, VERSION, Reading
+from ...extract.reader import DATE, LABEL, MODEL, QUANTITIES, VERSION, Reading
 
 _SKIP = -0.6            # a sentence left out of the other rendering
 _MERGE = -0.35          # joining two sentences of one side

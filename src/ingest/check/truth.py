@@ -24,9 +24,8 @@ import duckdb
 
 from ..warehouse import dicts
 from ..warehouse.load import insert_rows
+from .thresholds import INITIAL_TRUST, TRUST_ROUNDS
 
-_INITIAL_TRUST = 0.8
-_ITERATIONS = 20
 Key = tuple[str, str, str, str | None, str | None, str | None]
 
 
@@ -34,7 +33,7 @@ Key = tuple[str, str, str, str | None, str | None, str | None]
 class _Source:
     documents: set[str] = field(default_factory=set)
     statements: set[tuple[Key, str]] = field(default_factory=set)  # (key, cluster)
-    trust: float = _INITIAL_TRUST
+    trust: float = INITIAL_TRUST
 
 
 def update_truth(con: duckdb.DuckDBPyConnection) -> None:
@@ -62,7 +61,8 @@ def update_truth(con: duckdb.DuckDBPyConnection) -> None:
         con.execute("DELETE FROM claim_verdicts")
         insert_rows(con, "sources", [_source_row(name, source, stated_by, shared) for name, source in sources.items()])
         insert_rows(con, "claim_verdicts", [_verdict(key, stated_by[key], sources, credibility, values)
-                                        for key in shared if len(stated_by[key]) >= 2])
+                                            for key in shared if len(stated_by[key]) >= 2])
+        con.execute("UPDATE claim_verdicts SET verdict = verdict_text(supported, sides)")
         con.execute("COMMIT")
     except BaseException:
         con.execute("ROLLBACK")
@@ -73,7 +73,7 @@ def _iterate(sources: dict[str, _Source], stated_by: dict[Key, dict[str, set[str
              shared: set[Key]) -> dict[tuple[Key, str], float]:
     """Credibility of every (key, cluster) of shared keys, and every source's trust, at their fixed point."""
     credibility: dict[tuple[Key, str], float] = {}
-    for _ in range(_ITERATIONS):
+    for _ in range(TRUST_ROUNDS):
         for key in shared:
             raw = {}
             for cluster, stating in stated_by[key].items():
@@ -108,17 +108,13 @@ def _source_row(name: str, source: _Source, stated_by: dict[Key, dict[str, set[s
 
 def _verdict(key: Key, clusters: dict[str, set[str]], sources: dict[str, _Source],
              credibility: dict[tuple[Key, str], float], values: dict) -> dict[str, Any]:
+    """The supported value of a key (the one more independent sources state; none on a tie) and
+    every value with its sources and documents; its words are the macro `verdict_text`."""
     ranked = sorted(clusters.items(), key=lambda item: (-len(item[1]), -credibility.get((key, item[0]), 0.0), item[0]))
     value = lambda cluster: values.get((*key, cluster), cluster)  # noqa: E731
-    sides = "; ".join(f"{_count(len(stating), 'source')} ({_count(sum(len(sources[s].documents) for s in stating), 'document')}) "
-                      f"{'say' if len(stating) > 1 else 'says'} {value(cluster)}" for cluster, stating in ranked)
+    sides = [{"value": value(cluster), "n_sources": len(stating),
+              "n_documents": sum(len(sources[s].documents) for s in stating)} for cluster, stating in ranked]
     top, second = ranked[0], ranked[1]
     decided = len(top[1]) > len(second[1])
     return {"subject": key[0], "attribute": key[1], "scope": key[2], "unit": key[3], "conditions": key[4],
-            "baseline": key[5], "supported": value(top[0]) if decided else None,
-            "verdict": (f"supported: {value(top[0])}. " if decided else "undecided: as many independent sources "
-                        "on each side. ") + sides}
-
-
-def _count(n: int, noun: str) -> str:
-    return f"{n} {noun}{'' if n == 1 else 's'}"
+            "baseline": key[5], "supported": value(top[0]) if decided else None, "sides": sides}

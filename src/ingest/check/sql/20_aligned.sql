@@ -16,9 +16,9 @@ weights AS (
     -- smoothed inverse document frequency: with two documents, a name both share still counts
     SELECT anchor, ln(1 + (SELECT n FROM n_docs) / count(*)) AS weight
     FROM doc_names GROUP BY anchor
-    -- an anchor shared by more than 20 documents says nothing about which article a text
-    -- renders; dropping those also bounds the pair join (linear in the anchors kept)
-    HAVING count(*) BETWEEN 2 AND least(20, greatest(2, (SELECT n FROM n_docs) / 2))
+    -- an anchor shared by more than {ANCHOR_MAX_DOCUMENTS} documents says nothing about which article a
+    -- text renders; dropping those also bounds the pair join (linear in the anchors kept)
+    HAVING count(*) BETWEEN 2 AND least({ANCHOR_MAX_DOCUMENTS}, greatest(2, (SELECT n FROM n_docs) / 2))
 ),
 doc_weight AS (
     SELECT doc_id, sum(weight) AS total FROM doc_names JOIN weights USING (anchor) GROUP BY doc_id
@@ -33,8 +33,9 @@ SELECT s.doc_a, s.doc_b, s.n_shared,
        round(s.shared_weight / least(wa.total, wb.total), 3) AS overlap
 FROM shared s JOIN doc_weight wa ON wa.doc_id = s.doc_a JOIN doc_weight wb ON wb.doc_id = s.doc_b
 JOIN documents da ON da.doc_id = s.doc_a JOIN documents db ON db.doc_id = s.doc_b
--- (a weight of 0 — anchors every document shares — says nothing; and NaN would compare greater than 0.7)
-WHERE s.n_shared >= 5 AND least(wa.total, wb.total) > 0 AND s.shared_weight / least(wa.total, wb.total) >= 0.7
+-- (a weight of 0 — anchors every document shares — says nothing; and NaN would compare greater than any share)
+WHERE s.n_shared >= {PAIR_MIN_SHARED_ANCHORS} AND least(wa.total, wb.total) > 0
+  AND s.shared_weight / least(wa.total, wb.total) >= {PAIR_MIN_OVERLAP}
   AND (da.release IS NULL OR db.release IS NULL OR da.release = db.release);
 
 -- Every pair of aligned sentences (a 2-1 unit gives two rows), with the unit's confidence.

@@ -17,13 +17,13 @@ from typing import Any, Iterable
 import duckdb
 import pyarrow as pa
 
-from .. import align
-from ..align.compare import AGREE, CHANGED, HEDGE
-from ..align.groups import Rendering, arbiter, groups, original, sources
+from . import align
+from .align.compare import AGREE, CHANGED, HEDGE
+from .align.groups import Rendering, arbiter, groups, original, sources
 from ..extract.reader import Reading, reading_from_row
 from ..warehouse import dicts
 from ..warehouse.load import insert_rows
-from .identity import align_digest
+from ..identity import align_digest
 
 _PAIR_TABLES = ("alignments", "aligned_units", "mention_pairs")
 Pair = tuple[str, str]
@@ -137,14 +137,17 @@ def _refresh_groups(con: duckdb.DuckDBPyConnection) -> None:
     insert_rows(con, "renderings", membership)
     con.execute("DELETE FROM verdicts")
     insert_rows(con, "verdicts", _verdicts(con, original_of, source_of))
+    con.execute("""UPDATE verdicts v SET arbiter = arbiter_text(v.original, v.supported, ma.text, mb.text, v.docs_a,
+                                                              v.docs_b, v.sources_a, v.sources_b)
+                   FROM mentions ma, mentions mb
+                   WHERE ma.doc_id = v.doc_a AND ma.seg_idx = v.seg_a AND ma.mention_idx = v.mention_a
+                     AND mb.doc_id = v.doc_b AND mb.seg_idx = v.seg_b AND mb.mention_idx = v.mention_b""")
 
 
 def _verdicts(con: duckdb.DuckDBPyConnection, original_of: dict[str, str | None],
               source_of: dict[str, str]) -> list[dict[str, Any]]:
     """For every changed figure: which value the group's other renderings state, if any."""
-    rows = dicts(con, "SELECT p.*, ma.text AS text_a, mb.text AS text_b FROM mention_pairs p "
-                      "JOIN mentions ma ON ma.doc_id = p.doc_a AND ma.seg_idx = p.seg_a AND ma.mention_idx = p.mention_a "
-                      "JOIN mentions mb ON mb.doc_id = p.doc_b AND mb.seg_idx = p.seg_b AND mb.mention_idx = p.mention_b")
+    rows = dicts(con, "SELECT * FROM mention_pairs")
     agreeing: dict[tuple[str, int, int], set[tuple[str, int, int]]] = defaultdict(set)
     for row in rows:
         if row["relation"] in (AGREE, HEDGE):
@@ -161,9 +164,8 @@ def _verdicts(con: duckdb.DuckDBPyConnection, original_of: dict[str, str | None]
             side_of.setdefault(doc, "a")
         for doc, *_ in agreeing[b]:
             side_of.setdefault(doc, "b")
-        verdict = arbiter(row["doc_a"], row["text_a"], row["doc_b"], row["text_b"], side_of,
-                          original_of.get(row["doc_a"]), source_of)
+        verdict = arbiter(side_of, original_of.get(row["doc_a"]), source_of)
         verdicts.append({"doc_a": row["doc_a"], "doc_b": row["doc_b"], "seg_a": row["seg_a"],
                          "mention_a": row["mention_a"], "seg_b": row["seg_b"], "mention_b": row["mention_b"],
-                         "supported": verdict.supported, "arbiter": verdict.text})
+                         **vars(verdict)})
     return verdicts

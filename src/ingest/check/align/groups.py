@@ -15,7 +15,8 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import Iterable, Mapping, Sequence
 
-_SAME_SOURCE_SHARE = 0.5  # share of aligned sentence pairs that are identical, for one source
+from ..thresholds import SAME_SOURCE_SHARE
+
 
 
 @dataclass(frozen=True)
@@ -72,7 +73,7 @@ def sources(group: Sequence[str], renderings: Mapping[str, Rendering],
         return doc
 
     for (a, b), share in shared.items():
-        if a in parent and b in parent and renderings[a].lang == renderings[b].lang and share >= _SAME_SOURCE_SHARE:
+        if a in parent and b in parent and renderings[a].lang == renderings[b].lang and share >= SAME_SOURCE_SHARE:
             first, second = sorted((root(a), root(b)))
             parent[second] = first
     return {doc: root(doc) for doc in group}
@@ -80,31 +81,24 @@ def sources(group: Sequence[str], renderings: Mapping[str, Rendering],
 
 @dataclass(frozen=True)
 class Verdict:
-    """Which value of a changed figure the group supports, and in words why."""
+    """Which value of a changed figure the group supports (its words: the macro `arbiter_text`)."""
 
     supported: str | None     # "a", "b", or None when the evidence is symmetric
-    text: str
+    original: str | None      # the English original, when it states the figure: it decides
+    docs_a: list[str]         # the renderings that state the figure as doc_a does...
+    docs_b: list[str]         # ...and as doc_b does
+    sources_a: int            # independent sources among them
+    sources_b: int
 
 
-def arbiter(doc_a: str, value_a: str, doc_b: str, value_b: str, side_of: Mapping[str, str],
-            group_original: str | None, source_of: Mapping[str, str]) -> Verdict:
+def arbiter(side_of: Mapping[str, str], group_original: str | None, source_of: Mapping[str, str]) -> Verdict:
     """`side_of`: every rendering of the group that states the figure -> 'a' or 'b' (which value it
     agrees with), the two disagreeing documents included."""
     backers = {side: sorted(doc for doc, s in side_of.items() if s == side) for side in ("a", "b")}
-    sources_of = {side: sorted({source_of.get(doc, doc) for doc in docs}) for side, docs in backers.items()}
-    values = {"a": value_a, "b": value_b}
-    total = sum(len(docs) for docs in backers.values())
+    count_a, count_b = (len({source_of.get(doc, doc) for doc in backers[side]}) for side in ("a", "b"))
     if group_original in side_of:
-        side = side_of[group_original]
-        others = [doc for doc in backers[side] if doc != group_original]
-        text = (f"the English original ({group_original}) says {values[side]}"
-                + (f", as do {', '.join(others)}" if others else "")
-                + f"; {', '.join(backers['b' if side == 'a' else 'a'])} say(s) {values['b' if side == 'a' else 'a']}")
-        return Verdict(side, text)
-    count_a, count_b = len(sources_of["a"]), len(sources_of["b"])
-    if count_a == count_b:
-        return Verdict(None, f"undecided: {count_a} independent source(s) on each side "
-                             f"({total} rendering(s) state the figure)")
-    side = "a" if count_a > count_b else "b"
-    return Verdict(side, f"{len(backers[side])} of {total} renderings ({len(sources_of[side])} independent "
-                         f"source(s)) say {values[side]}")
+        supported: str | None = side_of[group_original]
+    else:
+        supported = None if count_a == count_b else "a" if count_a > count_b else "b"
+    return Verdict(supported, group_original if group_original in side_of else None, backers["a"], backers["b"],
+                   count_a, count_b)

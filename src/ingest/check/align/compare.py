@@ -18,7 +18,7 @@ import re
 from dataclasses import dataclass
 from typing import Sequence
 
-from ..extract.reader import DATE, FRACTION, LABEL, MODEL, MULTIPLIER, NUMBER, QUANTITIES, VERSION, Reading
+from ...extract.reader import DATE, FRACTION, LABEL, MODEL, MULTIPLIER, NUMBER, QUANTITIES, VERSION, Reading
 
 AGREE, CHANGED, HEDGE = "agree", "changed", "hedge"
 # Kinds of change.

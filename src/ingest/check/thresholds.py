@@ -1,0 +1,41 @@
+"""Every threshold and weight that decides what the checks find, each in one place; the views of
+`sql/` read them as {placeholders} (`ingest.check.views`)."""
+
+from __future__ import annotations
+
+# A value or maturity conflict between sources is a contradiction when at least this sure (else
+# "possible"): a base, plus how explicitly both sides name their release and subject, and whether
+# they speak of the subject itself rather than of a part of it.
+CONTRADICTION_CONFIDENCE = 0.7
+CONFLICT_CONFIDENCE_BASE = 0.5
+CONFLICT_EXPLICIT_RELEASE = 0.2
+CONFLICT_EXPLICIT_SUBJECT = 0.15
+CONFLICT_WHOLE_SUBJECT = 0.15
+
+# A figure changed between two renderings is a contradiction when its pairing is at least this sure.
+ALIGNED_CONTRADICTION_CONFIDENCE = 0.5
+
+# Candidate renderings of one article (`document_pairs`): documents sharing at least this many rare
+# anchors, covering this share of the smaller one's anchor weight; an anchor in more documents than
+# this (or than half the corpus) says nothing about which article a text renders.
+PAIR_MIN_SHARED_ANCHORS = 5
+PAIR_MIN_OVERLAP = 0.7
+ANCHOR_MAX_DOCUMENTS = 20
+
+# Two documents are renderings of one article when this share of each one's sentences aligns, in
+# units aligned at least this surely.
+RENDERING_COVERAGE = 0.3
+CONFIDENT_UNIT = 0.5
+
+# Two renderings in one language whose aligned sentences are this often word for word the same are
+# one source (a draft and its proofread version).
+SAME_SOURCE_SHARE = 0.5
+
+# Truth discovery: every source's trust before the first round, and the rounds to its fixed point.
+INITIAL_TRUST = 0.8
+TRUST_ROUNDS = 20
+
+
+def placeholders() -> dict[str, str]:
+    """Every threshold by name, as the SQL views read it."""
+    return {name: repr(value) for name, value in globals().items() if name.isupper()}
