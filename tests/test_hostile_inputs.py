@@ -17,7 +17,7 @@ import pytest
 
 from hostile_fixtures import GOOD, SEED_ZH
 from seed_fixtures import SEEDS
-from ingest import settings
+from ingest import limits
 from ingest.run import plan
 from ingest.clean import clean
 from ingest.translate.argos import ArgosEngine
@@ -162,7 +162,7 @@ def test_50_mb_file_is_refused_quickly(case):
 
 
 def test_article_text_over_the_character_limit_is_refused(case, monkeypatch):
-    monkeypatch.setattr(settings, "MAX_TEXT_CHARS", 10_000)
+    monkeypatch.setattr(limits, "MAX_TEXT_CHARS", 10_000)
     case.add("long.txt", SEED_JA_2.read_text("utf-8") * 10)
     case.run()
     failed_with(case, "long.txt", "characters after cleaning", "limit")
@@ -278,7 +278,7 @@ def test_costly_markup_fails_in_seconds_before_the_character_limit(case, name):
     ("nested.html", "<b><i>" * 20_000 + "本文。"),  # 40,000 tags, under the markup limit: ~0.6 s of parsing
 ])
 def test_cleaning_time_budget_stops_a_costly_document(case, monkeypatch, name, content):
-    monkeypatch.setattr(settings, "MAX_CLEAN_SECONDS", 0.05)
+    monkeypatch.setattr(limits, "MAX_CLEAN_SECONDS", 0.05)
     case.add(name, content)
     started = time.monotonic()
     case.run()
@@ -289,7 +289,7 @@ def test_cleaning_time_budget_stops_a_costly_document(case, monkeypatch, name, c
 
 def test_article_with_more_segments_than_the_limit_is_refused(case, monkeypatch):
     """Each segment is language-detected and extracted on its own; a flood of tiny ones is refused."""
-    monkeypatch.setattr(settings, "MAX_SEGMENTS", 300)
+    monkeypatch.setattr(limits, "MAX_SEGMENTS", 300)
     case.add("tiny_lines.txt", "テスト。\n" * 500)
     case.run()
     failed_with(case, "tiny_lines.txt", "500 segments", "300-segment limit", "split it")

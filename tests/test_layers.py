@@ -17,7 +17,7 @@ from ingest.identity import module_graph
 
 PACKAGE = Path(__file__).resolve().parents[1] / "src" / "ingest"
 LAYERS = [
-    {"ingest.records", "ingest.errors", "ingest.settings", "ingest.deploy"},
+    {"ingest.records", "ingest.errors", "ingest.settings", "ingest.limits", "ingest.deploy"},
     {"ingest.lang", "ingest.discover", "ingest.read", "ingest.clean", "ingest.metadata", "ingest.language",
      "ingest.segment", "ingest.prepare", "ingest.translate", "ingest.extract", "ingest.identity"},
     {"ingest.warehouse"},

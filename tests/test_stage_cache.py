@@ -14,7 +14,8 @@ import pytest
 
 from ingest import prepare, run_pipeline, warehouse
 from ingest.extract import document
-from ingest.run import batches, faults, identity
+from ingest import identity
+from ingest.run import batches, faults
 from ingest.translate import segments
 from ingest.translate.engine import UntranslatedEngine
 from prefect_fixtures import api_post

@@ -24,6 +24,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import hashlib
+import inspect
 import json
 import logging
 import re
@@ -40,21 +41,14 @@ from prefect.states import Completed, State
 from prefect.task_runners import ThreadPoolTaskRunner
 from prefect.tasks import exponential_backoff
 
-from . import outputs, warehouse
+from . import outputs
 from .deploy import project_root
-from .records import DocumentOutcome, SourceFile, Status
+from .records import SourceFile, Status
 from .run.batches import StageContext, batches, crash_reason, failed_batch, process_batch
 from .run.faults import is_transient
-from .run.fill import fill_for_run
-from .run.loading import load_staged
-from .check import update_checks
-from .run.report_cache import report_data
-from .run.plan import Plan, plan_run
-from .run.runner import Progress, Run, RunSummary
+from .run.runner import Progress, Run
 from .run.staging import StagedBatch, default_staging_dir
-from .settings import DEFAULTS, RunOptions, args_section
-from .translate import make_engine
-from .warehouse.load import record_run
+from .settings import DEFAULTS, RunOptions, args_section, keyword_parameters
 
 
 def _transient(task: Any, task_run: Any, state: State) -> bool:
@@ -71,14 +65,10 @@ _RETRIES = dict(retry_condition_fn=_transient, retry_jitter_factor=0.5)
 
 @task(name="plan", cache_policy=NO_CACHE, persist_result=False, retries=3,
       retry_delay_seconds=exponential_backoff(2), **_RETRIES)
-def plan_task(paths: list[str], warehouse_path: str, fingerprint: str, follow_links: bool = False) -> Plan:
+def plan_task(run: Run) -> list[SourceFile]:
     """Mark gone documents missing, discover the inputs and leave out those the warehouse holds
-    with the same bytes and fingerprint (`run.plan`)."""
-    con = warehouse.connect(warehouse_path)
-    try:
-        return plan_run(con, paths, fingerprint, follow_links)
-    finally:
-        con.close()
+    with the same bytes and fingerprint (`Run.pending`)."""
+    return run.pending()
 
 
 # No tags on these tasks: a tagged task run asks the server for concurrency slots first, which on the
@@ -164,13 +154,9 @@ def ingest_stages(plan_file: str, context: StageContext, batch_size: int = DEFAU
 
 @task(name="load", cache_policy=NO_CACHE, persist_result=False, retries=3,
       retry_delay_seconds=exponential_backoff(2), **_RETRIES)
-def load_task(warehouse_path: str, staged: list[StagedBatch]) -> list[DocumentOutcome]:
+def load_task(run: Run, staged: list[StagedBatch]) -> None:
     """The single DuckDB writer: load every staged batch, one transaction each (a retry skips loaded ones)."""
-    con = warehouse.connect(warehouse_path)
-    try:
-        return load_staged(con, staged, _report, sum(len(batch.outcomes) for batch in staged))
-    finally:
-        con.close()
+    run.load_staged(staged, _report)
 
 
 # Artifacts live in the server's database and are shown whole in the UI: beyond these sizes the
@@ -181,30 +167,18 @@ ARTIFACT_MAX_ROWS = 2_000
 
 @task(name="check-and-report", cache_policy=NO_CACHE, persist_result=False, retries=3,
       retry_delay_seconds=exponential_backoff(2), **_RETRIES)
-def report_task(warehouse_path: str, reports_dir: str | None, summary: RunSummary, run_row: dict[str, Any],
-                cache_dir: str | None = None, translate: str = DEFAULTS.translate) -> list[str]:
-    """Check, translate what `translate` asks for and is still waiting (`run.fill`), record the run,
-    write reports/ and attach the report and the conflicts table to the flow run."""
-    con = warehouse.connect(warehouse_path)
-    try:
-        update_checks(con)
-        filled = fill_for_run(con, make_engine(), translate, lambda: report_data(con, summary.line(), cache_dir), _report)
-        summary.filled, summary.waiting = filled.filled, filled.still_waiting
-        record_run(con, run_row)
-        data = report_data(con, summary.line(), cache_dir)
-    finally:
-        con.close()
-    if reports_dir:
-        paths, markdown = outputs.write_report_files(data, reports_dir)
-        summary.report_paths = [str(p) for p in paths]
-    else:
-        markdown = outputs.render_markdown(data)
+def report_task(run: Run) -> list[str]:
+    """Check, translate what `translate` asks for and is still waiting, record the run, write
+    reports/ (`Run.finish`) and attach the report and the conflicts table to the flow run."""
+    summary = run.finish(_report, report=True)
+    assert run.report is not None and run.markdown is not None
+    markdown, warehouse_path = run.markdown, run.options.warehouse_path
     where = summary.report_paths[0] if summary.report_paths else "the `ingest report` output"
     if len(markdown) > ARTIFACT_MAX_CHARS:
         cut = markdown.rfind("\n## ", 0, ARTIFACT_MAX_CHARS)
         markdown = (markdown[:cut if cut > 0 else ARTIFACT_MAX_CHARS] +
                     f"\n\n*The report is {len(markdown):,} characters; the rest is in {where}.*\n")
-    table = outputs.conflict_table(data)
+    table = outputs.conflict_table(run.report)
     if len(table) > ARTIFACT_MAX_ROWS:
         table = table[:ARTIFACT_MAX_ROWS] + [{"kind": f"... {len(table) - ARTIFACT_MAX_ROWS:,} more rows in {where}"}]
     create_markdown_artifact(key=artifact_key("consistency-report", warehouse_path), markdown=markdown,
@@ -253,22 +227,13 @@ def _api_reachable_from_workers(dask: bool) -> Iterator[None]:
         yield
 
 
-def ingest(paths: list[str] | None = None, warehouse_path: str = DEFAULTS.warehouse_path,
-           reports_dir: str | None = DEFAULTS.reports_dir, batch_size: int = DEFAULTS.batch_size,
-           max_concurrency: int = DEFAULTS.max_concurrency, dask: bool = DEFAULTS.dask,
-           dask_address: str | None = DEFAULTS.dask_address, dask_workers: int = DEFAULTS.dask_workers,
-           stage_cache: bool = DEFAULTS.stage_cache, follow_links: bool = DEFAULTS.follow_links,
-           translate: str = DEFAULTS.translate) -> State:
-    options = RunOptions(paths=tuple(paths or DEFAULTS.paths), warehouse_path=warehouse_path, reports_dir=reports_dir,
-                         batch_size=batch_size, max_concurrency=max_concurrency, dask=dask,
-                         dask_address=dask_address, dask_workers=dask_workers,
-                         stage_cache=stage_cache, follow_links=follow_links,
-                         translate=translate).resolved(project_root())
-    return _ingest(options)
+def ingest(**parameters: Any) -> State:
+    return _ingest(RunOptions(**parameters).resolved(project_root()))
 
 
-# The parameter descriptions Prefect shows (deployment inspect, the UI) are read from the docstring's
-# Args section; they are RunOptions' help texts, so the CLI, the flow and the deployment agree.
+# The flow's parameters are RunOptions' fields (types, defaults, help texts), so the CLI, the flow and
+# the deployment cannot drift apart; Prefect reads them from the signature and the docstring's Args.
+ingest.__signature__ = inspect.Signature(keyword_parameters(), return_annotation=State)  # type: ignore[attr-defined]
 ingest.__doc__ = """Ingest source articles into DuckDB and write the consistency report.
 
 Relative paths are taken from the project root. The final state's message says how many
@@ -281,34 +246,30 @@ ingest = flow(name="ingest", persist_result=False, task_runner=ThreadPoolTaskRun
 def _ingest(options: RunOptions) -> State:
     logger = get_run_logger()
     run = Run(options)
+    todo = plan_task(run)
     staging = default_staging_dir(options.warehouse_path) / run.summary.run_id
     context = run.context(staging)
-    plan = plan_task(list(options.paths), options.warehouse_path, context.fingerprint, options.follow_links)
-    run.summary.planned(plan)
     staged: list[StagedBatch] = []
-    outcomes: list[DocumentOutcome] = []
     try:
-        if plan.todo and options.uses_dask:  # a subflow, because a flow's task runner is fixed when it starts
+        if todo and options.uses_dask:  # a subflow, because a flow's task runner is fixed when it starts
             with _api_reachable_from_workers(True):
                 runner = task_runner(options.dask, options.dask_address, options.dask_workers)
                 staged = ingest_stages.with_options(task_runner=runner)(
-                    write_plan(plan.todo, staging / "plan.json"), context, options.batch_size,
+                    write_plan(todo, staging / "plan.json"), context, options.batch_size,
                     options.max_concurrency)
-        elif plan.todo:  # this flow's own task runner: one thread
-            staged = _run_batches(plan.todo, context, options.batch_size, options.max_concurrency)
+        elif todo:  # this flow's own task runner: one thread
+            staged = _run_batches(todo, context, options.batch_size, options.max_concurrency)
         if staged:
-            outcomes = load_task(options.warehouse_path, staged)
+            load_task(run, staged)
     finally:
         shutil.rmtree(staging, ignore_errors=True)
         with contextlib.suppress(OSError):
             staging.parent.rmdir()  # only if no other run is staging there
-    run.account(staged, outcomes)
-    report_task(options.warehouse_path, options.reports_dir, run.summary, run.row(),
-                str(run.cache_dir) if run.cache_dir else None, options.translate)
+    report_task(run)
     summary = run.summary
-    logger.info(summary.line())
     logger.info(summary.stages_line())
     workers = sorted({batch.worker for batch in staged if batch.worker})
     if workers:
         logger.info("stage batches ran on: %s", ", ".join(workers))
+    logger.info(summary.line())  # last: what `prefect deployment run --watch` users read
     return Completed(message=summary.line(), data=summary.result(warehouse=options.warehouse_path, workers=workers))

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import hashlib
 
-from . import settings
+from . import limits
 from .clean import clean
 from .errors import ReadError
 from .language import detect_language
@@ -24,7 +24,7 @@ def _failed(source: SourceFile, reason: str) -> PreparedDocument:
 
 def read_bytes(source: SourceFile) -> bytes:
     """The file's bytes, refusing (without reading it all) a file over the size limit."""
-    limit = settings.MAX_FILE_BYTES
+    limit = limits.MAX_FILE_BYTES
     with open(source.path, "rb") as handle:
         raw = handle.read(limit + 1)
     if len(raw) > limit:
@@ -63,13 +63,13 @@ def _prepare_text(source: SourceFile, decoded: Decoded) -> PreparedDocument:
     if not cleaned.blocks:
         return _failed(source, "no text left after cleaning (markup, code or chrome only); nothing to ingest")
     text = cleaned.text
-    if len(text) > settings.MAX_TEXT_CHARS:
+    if len(text) > limits.MAX_TEXT_CHARS:
         return _failed(source, f"article text is {len(text):,} characters after cleaning, over the "
-                               f"{settings.MAX_TEXT_CHARS:,}-character limit for one article; split it or remove it")
+                               f"{limits.MAX_TEXT_CHARS:,}-character limit for one article; split it or remove it")
     segments = segment(cleaned)
-    if len(segments) > settings.MAX_SEGMENTS:
+    if len(segments) > limits.MAX_SEGMENTS:
         return _failed(source, f"article has {len(segments):,} segments (sentences, list items, table rows), over the "
-                               f"{settings.MAX_SEGMENTS:,}-segment limit for one article; split it or remove it")
+                               f"{limits.MAX_SEGMENTS:,}-segment limit for one article; split it or remove it")
     guess = detect_language(text)
     prepared = PreparedDocument(source, Status.OK, error=decoded.warning, encoding=decoded.encoding, lang=guess.lang,
                                 lang_variant=guess.variant, lang_confidence=guess.confidence,

@@ -1,13 +1,14 @@
-"""The run parameters, defined once: the CLI's options, the flow's parameters and the
-deployment's defaults are all read from `RunOptions`; and the per-article limits.
+"""The run parameters, defined once: `RunOptions`. The flow's parameters (and so the deployment's)
+and the options of `ingest run` are made from its fields (`keyword_parameters`; `cli/run.py`),
+with each field's help text, and its command-line spelling where it differs from the name.
 """
 
 from __future__ import annotations
 
-import os
+import inspect
 from dataclasses import dataclass, field, fields
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal, get_args, get_type_hints
 
 DEFAULT_INPUTS = ("seeds",)
 DEFAULT_WAREHOUSE = "warehouse/ingest.duckdb"
@@ -15,11 +16,14 @@ DEFAULT_REPORTS = "reports"
 DEFAULT_BATCH_SIZE = 50
 # What a run translates: everything (as before), only the sentences the report shows (the rest
 # waits for `ingest translate`), or nothing (everything with a package waits).
-TRANSLATE_MODES = ("all", "evidence", "none")
+TranslateMode = Literal["all", "evidence", "none"]
+TRANSLATE_MODES: tuple[str, ...] = get_args(TranslateMode)
 
 
-def _help(text: str) -> dict[str, str]:
-    return {"help": text}
+def _help(text: str, *flags: str, env: str | None = None, metavar: str | None = None) -> dict[str, Any]:
+    """A field's help text, and how the command line spells it when not `--the-name` (`flags`), the
+    environment variable that sets it for every command (`env`), the placeholder in `-h` (`metavar`)."""
+    return {"help": text, "flags": flags, "env": env, "metavar": metavar}
 
 
 @dataclass(frozen=True)
@@ -28,22 +32,25 @@ class RunOptions:
 
     paths: tuple[str, ...] = field(default=DEFAULT_INPUTS, metadata=_help(
         "Files or folders to ingest (default: the project's seeds/)."))
-    warehouse_path: str = field(default=DEFAULT_WAREHOUSE, metadata=_help("DuckDB file to fill."))
+    warehouse_path: str = field(default=DEFAULT_WAREHOUSE, metadata=_help(
+        "DuckDB file to fill.", "--warehouse", env="INGEST_WAREHOUSE"))
     reports_dir: str | None = field(default=DEFAULT_REPORTS, metadata=_help(
-        "Directory for consistency.md and consistency.html (none: no report files)."))
+        "Directory for consistency.md and consistency.html (none: no report files).", "--reports",
+        env="INGEST_REPORTS"))
     batch_size: int = field(default=DEFAULT_BATCH_SIZE, metadata=_help("Documents per stage task."))
     max_concurrency: int = field(default=4, metadata=_help(
         "Stage batches submitted and unfinished at any time."))
     dask: bool = field(default=False, metadata=_help(
         "Run the per-document stages on a local Dask cluster (127.0.0.1)."))
     dask_address: str | None = field(default=None, metadata=_help(
-        "Run the per-document stages on this existing Dask cluster (tcp://HOST:PORT)."))
+        "Run the per-document stages on this existing Dask cluster (tcp://HOST:PORT).", metavar="tcp://HOST:PORT"))
     dask_workers: int = field(default=2, metadata=_help("Worker processes of the local Dask cluster."))
     stage_cache: bool = field(default=True, metadata=_help(
-        "Read and write the stage cache next to the warehouse (off: recompute every stage)."))
+        "Read and write the stage cache next to the warehouse (off: recompute every stage).",
+        "--stage-cache/--no-stage-cache"))
     follow_links: bool = field(default=False, metadata=_help(
         "Read file links that point outside the input folders (off: such a link is a failed document)."))
-    translate: str = field(default="all", metadata=_help(
+    translate: TranslateMode = field(default="all", metadata=_help(
         "What to translate: all (every segment), evidence (only the sentences the report shows, first; "
         "the rest waits for `ingest translate`) or none (everything waits)."))
 
@@ -86,14 +93,9 @@ def args_section(options: type[RunOptions]) -> str:
     return "Args:\n" + "".join(f"    {f.name}: {f.metadata['help']}\n" for f in fields(options))
 
 
-# Limits for one article (environment variables raise them). The longest real article is
-# ~25 KB; a bigger file is a dump or a mistake, and extracting 50 MB would take many minutes.
-MAX_FILE_BYTES = int(os.environ.get("INGEST_MAX_FILE_BYTES", 16 * 1024 * 1024))
-MAX_TEXT_CHARS = int(os.environ.get("INGEST_MAX_TEXT_CHARS", 200_000))
-# What an article may cost to parse and process (ingest.clean.budget): characters that open
-# markup (HTML '<'; Markdown line breaks, table '|', link '[' and '<'; a 200,000-character
-# article has a few thousand), seconds of parsing, and segments (each is language-detected
-# and extracted on its own: ~0.5 ms apiece).
-MAX_MARKUP = int(os.environ.get("INGEST_MAX_MARKUP", 50_000))
-MAX_CLEAN_SECONDS = float(os.environ.get("INGEST_MAX_CLEAN_SECONDS", 10))
-MAX_SEGMENTS = int(os.environ.get("INGEST_MAX_SEGMENTS", 20_000))
+def keyword_parameters() -> list[inspect.Parameter]:
+    """The run parameters as keyword-only parameters of a function, with their types and defaults
+    (the signature of the `ingest` flow, which Prefect turns into the deployment's parameters)."""
+    hints = get_type_hints(RunOptions)
+    return [inspect.Parameter(f.name, inspect.Parameter.KEYWORD_ONLY, default=f.default, annotation=hints[f.name])
+            for f in fields(RunOptions)]

@@ -6,8 +6,8 @@ before the character limit can refuse the text, 1 MB of `[` keeps markdown-it's 
 parser busy for most of a minute, and 2 MB of one-letter lines are a million blocks to
 normalise. So what the cleaners would build nodes or blocks from (tags, lines, cells,
 brackets) is counted first, with `str.count` (milliseconds for 16 MB), and a document with
-more than `settings.MAX_MARKUP` is refused at once; the parsers then run under a time budget
-(`settings.MAX_CLEAN_SECONDS`) that they check between chunks of input and parsing rules,
+more than `limits.MAX_MARKUP` is refused at once; the parsers then run under a time budget
+(`limits.MAX_CLEAN_SECONDS`) that they check between chunks of input and parsing rules,
 so a costly pattern nobody thought of fails in seconds too. Both refusals say why.
 """
 
@@ -15,16 +15,16 @@ from __future__ import annotations
 
 import time
 
-from .. import settings
+from .. import limits
 from ..errors import ReadError
 
 
 def check_markup(text: str, markers: tuple[str, ...], what: str) -> None:
-    """Refuse a text holding more than `settings.MAX_MARKUP` of the characters its cleaner makes
+    """Refuse a text holding more than `limits.MAX_MARKUP` of the characters its cleaner makes
     a node or a block of (`markers`), before it is parsed; `what` names them for the message."""
     count = sum(text.count(marker) for marker in markers)
-    if count > settings.MAX_MARKUP:
-        raise ReadError(f"{count:,} {what} are more than one article holds (the limit is {settings.MAX_MARKUP:,}; "
+    if count > limits.MAX_MARKUP:
+        raise ReadError(f"{count:,} {what} are more than one article holds (the limit is {limits.MAX_MARKUP:,}; "
                         "parsing them would take minutes); split it or remove it")
 
 
@@ -32,7 +32,7 @@ class CleaningBudget:
     """The time one document's parsing may take, checked cooperatively by the parsers."""
 
     def __init__(self, seconds: float | None = None) -> None:
-        self.seconds = settings.MAX_CLEAN_SECONDS if seconds is None else seconds
+        self.seconds = limits.MAX_CLEAN_SECONDS if seconds is None else seconds
         self.deadline = time.monotonic() + self.seconds
 
     def check(self) -> None:

@@ -9,60 +9,80 @@ insists on the flow (starting a temporary server if none is up); `--dask` needs 
 from __future__ import annotations
 
 import contextlib
+import dataclasses
+import inspect
 import os
 from pathlib import Path
-from typing import Iterator, List, Optional
+from typing import Any, Iterator, List, Optional
 
 import typer
 
 from ..errors import INSTALL_FROM_FILE, IngestError, WarehouseLockedError, command, install_command
-from ..settings import DEFAULTS, TRANSLATE_MODES, RunOptions, describe
+from ..settings import DEFAULTS, RunOptions, describe, keyword_parameters
 from ..translate.packages import broken_packages
 from .consoles import Exit, err, fail, say, warn
 from .models import warn_broken
 
-WAREHOUSE_ENV, REPORTS_ENV = "INGEST_WAREHOUSE", "INGEST_REPORTS"
 
 
-def warehouse_option(help_text: str = describe("warehouse_path")) -> Path:
-    return typer.Option(DEFAULTS.warehouse_path, "--warehouse", envvar=WAREHOUSE_ENV, help=help_text)
+def _field(name: str) -> dataclasses.Field:
+    return next(f for f in dataclasses.fields(RunOptions) if f.name == name)
 
 
-def reports_option() -> Path:
-    return typer.Option(DEFAULTS.reports_dir, "--reports", envvar=REPORTS_ENV, help=describe("reports_dir"))
+def _run_option(name: str, help_text: str | None = None) -> Any:
+    """The typer option of one run parameter: its flags (`--the-name` unless RunOptions spells them),
+    environment variable, help text and default, all from RunOptions."""
+    meta = _field(name).metadata
+    flags = meta["flags"] or ("--" + name.replace("_", "-"),)
+    return typer.Option(_field(name).default, *flags, envvar=meta["env"], metavar=meta["metavar"],
+                        help=help_text or meta["help"])
 
 
-def run(paths: List[Path] = typer.Argument(None, help=describe("paths"), show_default=False),
-        warehouse_path: Path = warehouse_option(),
-        reports: Path = reports_option(),
-        prefect: Optional[bool] = typer.Option(
-            None, "--prefect/--no-prefect", show_default=False,
-            help="Run the `ingest` flow (starting a temporary Prefect server if none answers) or call the "
-                 "stages directly. Default: the flow when the profile's Prefect server answers, else directly."),
-        dask: bool = typer.Option(DEFAULTS.dask, "--dask", help=describe("dask")),
-        dask_address: Optional[str] = typer.Option(DEFAULTS.dask_address, "--dask-address", metavar="tcp://HOST:PORT",
-                                                   help=describe("dask_address")),
-        dask_workers: int = typer.Option(DEFAULTS.dask_workers, "--dask-workers", help=describe("dask_workers")),
-        batch_size: int = typer.Option(DEFAULTS.batch_size, "--batch-size", help=describe("batch_size")),
-        no_stage_cache: bool = typer.Option(False, "--no-stage-cache",
-                                            help="Recompute every stage (the cache next to the warehouse is not read or written)."),
-        follow_links: bool = typer.Option(DEFAULTS.follow_links, "--follow-links", help=describe("follow_links")),
-        translate: str = typer.Option(DEFAULTS.translate, "--translate", metavar="|".join(TRANSLATE_MODES),
-                                      help=describe("translate")),
-        allow_failures: bool = typer.Option(False, "--allow-failures",
-                                            help="Exit 0 even when some files failed (they are still listed).")) -> None:
+def warehouse_option(help_text: str | None = None) -> Any:
+    return _run_option("warehouse_path", help_text)
+
+
+def reports_option() -> Any:
+    return _run_option("reports_dir")
+
+
+# What `ingest run` takes besides the run parameters.
+_OWN_OPTIONS = [
+    inspect.Parameter("prefect", inspect.Parameter.KEYWORD_ONLY, annotation=Optional[bool], default=typer.Option(
+        None, "--prefect/--no-prefect", show_default=False,
+        help="Run the `ingest` flow (starting a temporary Prefect server if none answers) or call the "
+             "stages directly. Default: the flow when the profile's Prefect server answers, else directly.")),
+    inspect.Parameter("allow_failures", inspect.Parameter.KEYWORD_ONLY, annotation=bool, default=typer.Option(
+        False, "--allow-failures", help="Exit 0 even when some files failed (they are still listed).")),
+]
+# Paths on the command line are files or folders, given as arguments; the rest are options.
+_CLI_TYPES: dict[str, Any] = {"paths": List[Path], "warehouse_path": Path, "reports_dir": Path}
+
+
+def _parameters() -> list[inspect.Parameter]:
+    """The parameters of `ingest run`: every run parameter (`RunOptions`), then its own."""
+    parameters = []
+    for parameter in keyword_parameters():
+        if parameter.name == "paths":
+            default = typer.Argument(None, help=describe("paths"), show_default=False)
+        else:
+            default = _run_option(parameter.name)
+        parameters.append(parameter.replace(default=default, annotation=_CLI_TYPES.get(parameter.name,
+                                                                                         parameter.annotation)))
+    return parameters + _OWN_OPTIONS
+
+
+def run(**values: Any) -> None:
     """Ingest files or folders into the warehouse and write the consistency report.
 
     Exit status: 0 done, 1 some files failed (see --allow-failures) or the run failed, 2 usage,
     3 the warehouse is locked by another process.
     """
-    if translate not in TRANSLATE_MODES:
-        fail(f"unknown --translate {translate!r}; choose one of {', '.join(TRANSLATE_MODES)}", Exit.USAGE)
+    prefect, allow_failures = values.pop("prefect"), values.pop("allow_failures")
     # Paths are made absolute here: the flow resolves relative ones against the project root.
-    options = RunOptions(paths=tuple(str(Path(p).resolve()) for p in (paths or DEFAULTS.paths)),
-                         warehouse_path=str(warehouse_path.resolve()), reports_dir=str(reports.resolve()),
-                         batch_size=batch_size, dask=dask, dask_address=dask_address, dask_workers=dask_workers,
-                         stage_cache=not no_stage_cache, follow_links=follow_links, translate=translate)
+    options = RunOptions(**{**values, "paths": tuple(str(Path(p).resolve()) for p in (values["paths"] or DEFAULTS.paths)),
+                            "warehouse_path": str(Path(values["warehouse_path"]).resolve()),
+                            "reports_dir": str(Path(values["reports_dir"]).resolve())})
     missing = [p for p in options.paths if not Path(p).exists()]
     if missing:
         fail(f"input path(s) not found: {', '.join(missing)}", Exit.USAGE)
@@ -87,6 +107,9 @@ def run(paths: List[Path] = typer.Argument(None, help=describe("paths"), show_de
     warn_broken(broken_packages())
     if result["failed"] and not allow_failures:
         raise typer.Exit(int(Exit.FAILED))
+
+
+run.__signature__ = inspect.Signature(_parameters(), return_annotation=None)  # type: ignore[attr-defined]
 
 
 def _running_server() -> str | None:
@@ -146,9 +169,7 @@ def _run_flow(options: RunOptions, server: str | None, progress) -> dict:
 
 def _print_result(result: dict) -> None:
     missing = result.get("missing") or []
-    say(f"{result['files']} files: {result['loaded']} loaded, {result['skipped']} unchanged (skipped), "
-        f"{result['failed']} failed, {result['duplicates']} duplicate"
-        + (f", {len(missing)} missing (file gone)" if missing else ""))
+    say(result["line"])
     for doc_id, reason in (result.get("errors") or {}).items():
         say(f"  failed {doc_id}: {reason}")
     for doc_id in missing:
@@ -158,10 +179,7 @@ def _print_result(result: dict) -> None:
     for pair in result.get("missing_pairs") or []:
         lang = pair.split("->")[0]
         say(f"  no translation package for {pair}: `{install_command(lang)}` or `{INSTALL_FROM_FILE}`")
-    if "work" in result:
-        say("  stages: " + ", ".join(
-            f"{stage} {result['work'].get(stage, 0)} computed / {result['cached'].get(stage, 0)} cached"
-            for stage in ("prepare", "translate", "extract")))
+    say(f"  {result['stages_line']}")
     workers = [w for w in result.get("workers") or [] if not w.startswith("pid ")]
     if workers:
         say(f"  stages ran on {len(workers)} Dask worker(s): {', '.join(workers)}")

@@ -39,9 +39,3 @@ def report_data(con: duckdb.DuckDBPyConnection, summary_line: str, cache_dir: st
             cache.put("report", key, data, keep_only=True)
         return data
     return dataclasses.replace(data, generated_at=report_model.generated_at(), summary_line=summary_line)
-
-
-def write_reports(con: duckdb.DuckDBPyConnection, reports_dir: str | Path, summary_line: str,
-                  cache_dir: str | Path | None) -> tuple[list[Path], str]:
-    """The report files of a run: their paths and the Markdown."""
-    return outputs.write_report_files(report_data(con, summary_line, cache_dir), reports_dir)

@@ -1,7 +1,7 @@
-"""One run: plan (skip what is unchanged), stages in batches, load, then record and report.
+"""One run: plan (skip what is unchanged), stages in batches, load, then check, record and report.
 
-`run_pipeline` drives a `Run` in this process; the Prefect flow (`ingest.flow`) drives the
-same steps as tasks. Both produce the same warehouse rows.
+`Run` is the one driver of a run's steps: `run_pipeline` calls them in this process, the Prefect
+flow (`ingest.flow`) calls the same methods from its tasks. Both produce the same warehouse rows.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from typing import Any, Callable, Iterable, Sequence
 import duckdb
 
 from .. import warehouse
+from .. import outputs
 from ..outputs import check_reports_dir
 from ..records import DocumentOutcome, SourceFile, Status, utc_now
 from ..settings import RunOptions
@@ -28,7 +29,7 @@ from .loading import load_staged
 from ..check import update_checks
 from .fill import fill_for_run
 from .plan import Plan, plan_run, prune_missing
-from .report_cache import report_data, write_reports
+from .report_cache import report_data
 from .staging import StagedBatch
 
 Progress = Callable[[str, int, int], None]
@@ -78,7 +79,8 @@ class RunSummary:
                 "skipped": len(self.skipped), "failed": len(self.failed), "duplicates": len(self.duplicates),
                 "missing": self.missing, "missing_pairs": self.missing_pairs, "reports": self.report_paths,
                 "errors": self.failed, "work": self.work, "cached": self.cached, "warnings": self.warnings,
-                "filled": self.filled, "waiting": self.waiting, **extra}
+                "filled": self.filled, "waiting": self.waiting, "line": self.line(), "stages_line": self.stages_line(),
+                **extra}
 
     def line(self) -> str:
         return (f"{self.n_files} files: {len(self.loaded)} loaded, {len(self.skipped)} unchanged (skipped), "
@@ -117,6 +119,8 @@ class Run:
             check_reports_dir(options.reports_dir)  # before any work: the data would load, then the report fail
         self.started = utc_now()
         self.langs: set[str] = set()  # languages of the documents loaded so far
+        self.report: outputs.ReportData | None = None  # what `finish` reported
+        self.markdown: str | None = None
 
     def context(self, staging_dir: str | Path | None = None) -> StageContext:
         """The picklable context batches of this run need (on any process)."""
@@ -189,37 +193,40 @@ class Run:
                               lambda: report_data(con, self.summary.line(), self.cache_dir), progress)
         self.summary.filled, self.summary.waiting = filled.filled, filled.still_waiting
 
-    def finish(self, progress: Progress | None = None) -> RunSummary:
+    def finish(self, progress: Progress | None = None, report: bool = False) -> RunSummary:
         """Check, translate what waits for the report, record the run and write the reports (their
-        data from the stage cache if nothing changed)."""
+        data from the stage cache if nothing changed); with `report`, keep the report's data and
+        Markdown (`self.report`, `self.markdown`) even without a reports folder."""
         con = warehouse.connect(self.options.warehouse_path)
         try:
             update_checks(con)
             self.fill(con, progress)
             record_run(con, self.row())
-            if self.options.reports_dir is not None:
-                paths, _ = write_reports(con, self.options.reports_dir, self.summary.line(), self.cache_dir)
-                self.summary.report_paths = [str(p) for p in paths]
+            if self.options.reports_dir is not None or report:
+                self.report = report_data(con, self.summary.line(), self.cache_dir)
         finally:
             con.close()
+        if self.report is not None and self.options.reports_dir is not None:
+            paths, self.markdown = outputs.write_report_files(self.report, self.options.reports_dir)
+            self.summary.report_paths = [str(p) for p in paths]
+        elif self.report is not None:
+            self.markdown = outputs.render_markdown(self.report)
         return self.summary
 
 
 def run_pipeline(paths: Sequence[str | Path], warehouse_path: str | Path, reports_dir: str | Path | None,
                  engine: TranslationEngine | None = None, progress: Progress | None = None,
-                 batch_size: int | None = None, stage_cache: bool = True, follow_links: bool = False,
-                 translate: str = "all") -> RunSummary:
-    """Ingest `paths` into the warehouse and write the report, without Prefect.
+                 **options: Any) -> RunSummary:
+    """Ingest `paths` into the warehouse and write the report, without Prefect; `options` are any
+    other run parameters (`RunOptions`: batch_size, stage_cache, follow_links, translate...).
 
     Unchanged documents are skipped; the others go through the stages in batches (each
     stage read from the stage cache when its inputs are unchanged, see `ingest.run.batches`)
     and are loaded one batch per transaction.
     """
-    options = RunOptions(paths=tuple(str(p) for p in paths), warehouse_path=str(warehouse_path),
-                         reports_dir=str(reports_dir) if reports_dir is not None else None,
-                         batch_size=batch_size or RunOptions().batch_size, stage_cache=stage_cache,
-                         follow_links=follow_links, translate=translate)
-    return run(options, engine, progress)
+    return run(RunOptions(paths=tuple(str(p) for p in paths), warehouse_path=str(warehouse_path),
+                          reports_dir=str(reports_dir) if reports_dir is not None else None, **options),
+               engine, progress)
 
 
 def run(options: RunOptions, engine: TranslationEngine | None = None, progress: Progress | None = None) -> RunSummary:
