@@ -22,6 +22,7 @@ def package(tmp_path, monkeypatch):
     copy = tmp_path / "ingest"
     shutil.copytree(PACKAGE, copy, ignore=shutil.ignore_patterns("__pycache__"))
     monkeypatch.setattr(identity, "_ROOT", copy)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     identity.module_graph.cache_clear()
     identity.entries_digest.cache_clear()
     yield copy
@@ -97,3 +98,13 @@ def test_the_stage_entries_exist_and_reach_their_modules():
     extract = {module.name for module in identity.reached(identity.STAGE_ENTRIES["extract"])}
     assert {"ingest.extract.reader", "ingest.extract.claims", "ingest.lang"} <= extract
     assert "ingest.clean.html" not in extract
+
+
+def test_digests_are_cached_until_a_file_changes(package, tmp_path):
+    first = _digests()
+    assert (tmp_path / "cache" / "ingest" / "stage-digests.json").is_file()
+    identity.module_graph.cache_clear()
+    identity.entries_digest.cache_clear()
+    assert _digests() == first  # from the cache
+    _edit(package / "extract" / "claims.py", "_RELEASE_WIDE_COUNTS = {", "_RELEASE_WIDE_COUNTS = {'gpus', ")
+    assert _digests()["extract"] != first["extract"]

@@ -14,6 +14,8 @@ from __future__ import annotations
 import ast
 import functools
 import hashlib
+import json
+import os
 import sys
 from dataclasses import dataclass
 from importlib import metadata as importlib_metadata
@@ -172,14 +174,72 @@ def _extra_language_files(modules: list[ModuleSource]) -> list[tuple[str, bytes]
     """Language profiles from INGEST_LANGUAGE_DIRS, when the modules read profiles at all."""
     if "ingest.lang" not in {module.name for module in modules}:
         return []
+    return _extra_language_files_listed()
+
+
+@functools.lru_cache(maxsize=None)
+def entries_digest(entries: tuple[str, ...]) -> str:
+    """Digest of the code, package data and library versions that `entries` run: read from the
+    digest cache when no file of the package and no installed distribution changed since it was
+    computed (parsing every module and mapping imports to distributions takes most of a second,
+    and every run needs it at start)."""
+    state = _installation_state()
+    cache = _digest_cache()
+    stored = cache.get(state, {}).get(" ".join(entries))
+    if stored:
+        return stored
+    digest = _computed_digest(entries)
+    cache.setdefault(state, {})[" ".join(entries)] = digest
+    _store_digest_cache({state: cache[state]})  # one installation at a time: older states are dropped
+    return digest
+
+
+def _installation_state() -> str:
+    """What the digests depend on, cheaply: every file of the package (path, size, modification
+    time), the language folders named by INGEST_LANGUAGE_DIRS, and the installed distributions."""
+    parts: list[object] = [_ROOT]
+    for path in sorted(_ROOT.rglob("*")):
+        if "__pycache__" not in path.parts and path.is_file():
+            info = path.stat()
+            parts += [path.relative_to(_ROOT).as_posix(), info.st_size, info.st_mtime_ns]
+    for name, content in _extra_language_files_listed():
+        parts += [name, content]
+    for entry in sys.path:
+        if entry.endswith("site-packages") and Path(entry).is_dir():
+            parts += sorted(name for name in os.listdir(entry) if name.endswith(".dist-info"))
+    return sha(*parts)[:32]
+
+
+def _extra_language_files_listed() -> list[tuple[str, bytes]]:
     from . import lang
 
     return lang.extra_data_files()
 
 
-@functools.lru_cache(maxsize=None)
-def entries_digest(entries: tuple[str, ...]) -> str:
-    """Digest of the code, package data and library versions that `entries` run."""
+def _cache_path() -> Path:
+    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "ingest" / "stage-digests.json"
+
+
+def _digest_cache() -> dict[str, dict[str, str]]:
+    try:
+        data = json.loads(_cache_path().read_text("utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) and all(isinstance(v, dict) for v in data.values()) else {}
+
+
+def _store_digest_cache(data: dict[str, dict[str, str]]) -> None:
+    path = _cache_path()
+    temporary = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        temporary.write_text(json.dumps(data), "utf-8")
+        os.replace(temporary, path)
+    except OSError:
+        temporary.unlink(missing_ok=True)  # an unwritable cache costs the computation next time, nothing else
+
+
+def _computed_digest(entries: tuple[str, ...]) -> str:
     modules = reached(entries)
     parts: list[object] = []
     for module in modules:

@@ -12,17 +12,19 @@ from .consoles import console, say, warn
 
 def evaluate(labels: Path = typer.Option(Path("tests/labels"), help="Directory of hand labels."),
              seeds: Path = typer.Option(Path("seeds"), help="The seed articles."),
-             corpus: Path = typer.Option(Path("../shared/corpus"), help="The shared corpus (skipped if absent)."),
-             corpus2: Path = typer.Option(Path("../shared/corpus2"), help="The renderings corpus (skipped if absent)."),
+             shared: Path = typer.Option(Path("../shared"), help="The folder holding the labelled corpora corpus, "
+                                         "corpus2, corpus3 and corpus4 (each skipped if absent)."),
              part: str = typer.Option("all", help="Which parts of the keys to show: tuned, blind or all."),
-             show_errors: int = typer.Option(0, help="Print up to N missed and N extra entities.")) -> None:
+             show_errors: int = typer.Option(0, help="Print up to N missed and N extra entities."),
+             misses: bool = typer.Option(False, help="Print the tuned part's missed and wrongly flagged items of every "
+                                                     "key, and its false and missed rendering pairs.")) -> None:
     """Precision and recall against every hand-labelled set; held-out (blind) parts apart."""
     from ..evaluate import evaluate as score, report_rows
 
-    for folder in (corpus, corpus2):
+    for folder in (shared / name for name in ("corpus", "corpus2", "corpus3", "corpus4")):
         if not folder.is_dir():
             warn(f"{folder} not found; its labels are not scored")
-    result = score(labels, seeds, corpus, corpus2)
+    result = score(labels, seeds, shared)
     table = Table("what", "gold", "predicted", "matched", "precision", "recall")
     for row in report_rows(result, ("tuned", "blind") if part == "all" else (part,)):
         table.add_row(*(str(v) for v in row))
@@ -30,3 +32,18 @@ def evaluate(labels: Path = typer.Option(Path("tests/labels"), help="Directory o
     for kind, items in (("missed", result.claims.entities.misses), ("extra", result.claims.entities.extras)):
         for doc, item in items[:show_errors]:
             say(f"  {kind}: {doc} {item}")
+    if misses:
+        from ..evaluate import renderings
+
+        pairs = result.pairs["tuned"]
+        for pair in sorted(pairs.predicted - pairs.gold, key=sorted):
+            say(f"  false pair: {' ~ '.join(sorted(pair))}")
+        for pair in sorted(pairs.gold - pairs.predicted, key=sorted):
+            say(f"  missed pair: {' ~ '.join(sorted(pair))}")
+        for name, scores in (*result.renderings.items(), ("across articles", result.cross_articles)):
+            say(f"{name}:")
+            for line in renderings.report_lines({"tuned": scores["tuned"]}):
+                say(f"  {line}")
+            for finding in scores["tuned"].unlabelled:
+                say(f"    unlabelled contradiction: {finding.a.doc} {finding.a.value!r} ~ {finding.b.doc} "
+                    f"{finding.b.value!r} ({finding.detail})")

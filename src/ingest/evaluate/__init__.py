@@ -1,9 +1,10 @@
 """Accuracy against hand labels, on one scratch warehouse of every labelled article.
 
 - entities and claims of the seeds and ../shared/corpus against tests/labels (`claims`);
-- changes between renderings of one article in ../shared/corpus2 against tests/labels/corpus2
-  (`renderings`);
-- facts that different articles state, across all three, against tests/labels/claims.
+- changes and agreements between renderings of one article in ../shared/corpus2, corpus3 and
+  corpus4 against tests/labels/<folder>/ (`renderings`), and which documents are renderings of
+  one article at all (`pairs`: tests/labels/<folder>/PAIRS.yaml, corpus2's SOURCES.tsv groups);
+- facts that different articles state, across all of them, against tests/labels/claims.
 
 Each key with a held-out part (`blind`) reports it apart from the part the rules were tuned on.
 """
@@ -18,10 +19,12 @@ from typing import Sequence
 from .. import warehouse
 from ..run.runner import run_pipeline
 from ..translate.engine import UntranslatedEngine
-from . import renderings
+from . import pairs, renderings
 from .claims import Evaluation, Score, score_claims, summary_rows
 
 __all__ = ["Evaluation", "Report", "Score", "evaluate", "report_rows", "summary_rows"]
+# The labelled folders of ../shared whose renderings have an answer key (tests/labels/<folder>).
+RENDERING_FOLDERS = ("corpus2", "corpus3", "corpus4")
 
 Row = tuple[str, int, int, int, float, float]
 
@@ -29,31 +32,38 @@ Row = tuple[str, int, int, int, float, float]
 @dataclass
 class Report:
     claims: Evaluation
-    renderings: dict[str, renderings.PartScore]
+    renderings: dict[str, dict[str, renderings.PartScore]]  # folder -> part -> score
     cross_articles: dict[str, renderings.PartScore]
+    pairs: dict[str, pairs.PairScore]                       # part -> score
 
 
-def _inputs(seeds: Path, corpus: Path | None, corpus2: Path | None) -> list[Path]:
-    """The labelled articles: folders of seeds and corpus, and corpus2's articles (not its README or key)."""
-    inputs = [seeds] + ([corpus] if corpus and corpus.is_dir() else [])
-    if corpus2 and corpus2.is_dir():
-        inputs += sorted(p for p in corpus2.glob("*.md") if p.name[:1].isdigit())
+def _inputs(seeds: Path, shared: Path | None) -> list[Path]:
+    """The labelled articles: the seeds, ../shared/corpus, and the articles of the renderings folders
+    (not their README or answer key)."""
+    inputs = [seeds]
+    if shared and (shared / "corpus").is_dir():
+        inputs.append(shared / "corpus")
+    for folder in RENDERING_FOLDERS:
+        if shared and (shared / folder).is_dir():
+            inputs += sorted(p for p in (shared / folder).glob("*.md") if p.name[:1].isdigit())
     return inputs
 
 
-def evaluate(labels_dir: Path, seeds: Path, corpus: Path | None = None, corpus2: Path | None = None,
-             warehouse_path: Path | None = None) -> Report:
+def evaluate(labels_dir: Path, seeds: Path, shared: Path | None = None, warehouse_path: Path | None = None) -> Report:
     """Ingest the labelled articles into a scratch warehouse (no translation) and score every key."""
     with tempfile.TemporaryDirectory() as scratch:
         db = warehouse_path or Path(scratch) / "eval.duckdb"
-        run_pipeline(_inputs(seeds, corpus, corpus2), db, None, engine=UntranslatedEngine())
+        run_pipeline(_inputs(seeds, shared), db, None, engine=UntranslatedEngine())
         con = warehouse.connect(db, read_only=True)
         try:
             labelled = [doc for doc, in con.execute("SELECT doc_id FROM documents").fetchall()
                         if doc.startswith(("seeds/", "corpus/"))]
             findings = renderings.findings_from(con)
-            return Report(score_claims(con, labels_dir, labelled), _score_key(labels_dir / "corpus2", findings),
-                          _score_key(labels_dir / "claims", renderings.across_articles(con, findings)))
+            keys = {folder: _score_key(labels_dir / folder, findings) for folder in RENDERING_FOLDERS
+                    if (labels_dir / folder).is_dir()}
+            return Report(score_claims(con, labels_dir, labelled), keys,
+                          _score_key(labels_dir / "claims", renderings.across_articles(con, findings)),
+                          pairs.score_pairs(con, labels_dir, shared, RENDERING_FOLDERS))
         finally:
             con.close()
 
@@ -87,7 +97,10 @@ def _part_rows(name: str, part: str, score: renderings.PartScore) -> list[Row]:
 def report_rows(report: Report, parts: Sequence[str] = renderings.PARTS) -> list[Row]:
     """(what, gold, predicted, matched, precision, recall) for every figure."""
     rows = summary_rows(report.claims)
-    for name, scores in (("renderings (corpus2)", report.renderings), ("across articles", report.cross_articles)):
+    for part in parts:
+        rows += pairs.rows(report.pairs[part], part)
+    keys = [(f"renderings ({folder})", scores) for folder, scores in report.renderings.items()]
+    for name, scores in (*keys, ("across articles", report.cross_articles)):
         for part in parts:
             rows += _part_rows(name, part, scores[part])
     return rows

@@ -96,10 +96,14 @@ def _score_conflicts(con, labels: dict, evaluation: Evaluation, documents: list[
     within = "doc_a IN (SELECT unnest(?::VARCHAR[])) AND doc_b IN (SELECT unnest(?::VARCHAR[]))"
     gold = Counter(_conflict_key(c["subject"], c["attribute"], c["release"], c["docs"])
                    for c in labels.get("contradictions") or [])
-    predicted = Counter(_conflict_key(*row[:3], row[3:]) for row in con.execute(
-        "SELECT DISTINCT subject, attribute, release, doc_a, doc_b FROM conflicts "
-        f"WHERE severity = 'contradiction' AND kind <> 'aligned_value_mismatch' AND {within}",
-        [documents, documents]).fetchall())
+    # A contradiction between groups of documents stands for every pair across its sides: the
+    # labelled pair may be any of them (more documents on a side change which one is first).
+    labelled = set(documents)
+    predicted = Counter({_conflict_key(subject, attribute, release, (a, b))
+                         for subject, attribute, release, docs_a, docs_b in con.execute(
+                             "SELECT subject, attribute, release, docs_a, docs_b FROM conflicts "
+                             "WHERE severity = 'contradiction' AND kind <> 'aligned_value_mismatch'").fetchall()
+                         for a in docs_a if a in labelled for b in docs_b if b in labelled})
     evaluation.contradictions.add(gold, predicted)
     gold_aligned = Counter(tuple(sorted(m["docs"])) for m in labels.get("aligned_number_mismatches") or [])
     predicted_aligned = Counter(tuple(sorted(row)) for row in con.execute(
