@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ingest.clean import clean
-from ingest.records import HEADING, LIST_ITEM, PARAGRAPH, TABLE_ROW
+from ingest.records import HEADING, LIST_ITEM, PARAGRAPH, TABLE_ROW, cell_spans
 
 
 def kinds_texts(cleaned):
@@ -49,3 +49,19 @@ def test_block_offsets_point_into_the_text():
     cleaned = clean("一行目。\n\n二行目。", "text")
     for offset, block in cleaned.block_offsets():
         assert cleaned.text[offset:offset + len(block.text)] == block.text
+
+
+def test_markdown_table_keeps_empty_cells_as_columns():
+    md = "| Stable | Beta | Prototype |\n|---|---|---|\n|  | NumPy | export |\n| a |  |  |\n|  |  |  |\n"
+    rows = [b.text for b in clean(md, "markdown").blocks]
+    assert rows == ["Stable | Beta | Prototype", "| NumPy | export", "a |  |"]
+    assert [[row[s:e] for s, e in cell_spans(row)] for row in rows] == [
+        ["Stable", "Beta", "Prototype"], ["", "NumPy", "export"], ["a", "", ""]]
+
+
+def test_markdown_table_pipes_inside_code_spans():
+    """GFM: an escaped pipe stays in its cell; an unescaped one ends the cell even inside backticks."""
+    md = "| op | meaning |\n|---|---|\n| `a \\| b` | union |\n| `x | y` | cut |\n"
+    rows = [b.text for b in clean(md, "markdown").blocks]
+    assert rows == ["op | meaning", "a|b | union", "`x | y`"]
+    assert [[row[s:e] for s, e in cell_spans(row)] for row in rows][1:] == [["a|b", "union"], ["`x", "y`"]]

@@ -1,7 +1,7 @@
 """The records the stages hand each other, from a file on disk to a document's warehouse rows.
 
-Plain data only (no behaviour beyond derived properties), so every stage can import
-them and nothing here imports a stage.
+Plain data only (no behaviour beyond derived properties and how a table row's text is
+read back into cells), so every stage can import them and nothing here imports a stage.
 
     SourceFile --read--> Decoded --clean--> Cleaned --prepare--> PreparedDocument
     PreparedDocument --translate--> (text_en on its SegmentRecords)
@@ -11,6 +11,7 @@ them and nothing here imports a stage.
 from __future__ import annotations
 
 import datetime as dt
+import re
 from dataclasses import asdict, dataclass, field, fields
 from enum import StrEnum
 from functools import lru_cache
@@ -33,7 +34,20 @@ HEADING, PARAGRAPH, LIST_ITEM, TABLE_ROW = "heading", "paragraph", "list_item", 
 # ISO 639-2 "no linguistic content": a segment of code, URLs or numbers only; nothing to translate.
 NO_LANGUAGE = "zxx"
 BLOCK_SEPARATOR = "\n\n"
+# A table row's text is its cells joined by CELL_SEPARATOR, empty cells included, then stripped
+# (a leading empty cell leaves "| x"); no cell holds a pipe with a space beside it (clean/normalize).
 CELL_SEPARATOR = " | "
+_CELL_BOUNDARY = re.compile(r"(?:^| )\|(?: |$)")
+
+
+def cell_spans(row: str) -> list[tuple[int, int]]:
+    """(start, end) of each cell of a table row's text, empty cells included, in column order."""
+    spans, start = [], 0
+    for boundary in _CELL_BOUNDARY.finditer(row):
+        spans.append((start, boundary.start()))
+        start = boundary.end()
+    spans.append((start, len(row)))
+    return spans
 
 
 @dataclass(frozen=True)
