@@ -71,12 +71,13 @@ _RETRIES = dict(retry_condition_fn=_transient, retry_jitter_factor=0.5)
 
 @task(name="plan", cache_policy=NO_CACHE, persist_result=False, retries=3,
       retry_delay_seconds=exponential_backoff(2), **_RETRIES)
-def plan_task(paths: list[str], warehouse_path: str, fingerprint: str, follow_links: bool = False) -> Plan:
+def plan_task(paths: list[str], warehouse_path: str, fingerprint: str, follow_links: bool = False,
+              exclude: tuple[str, ...] = ()) -> Plan:
     """Mark gone documents missing, discover the inputs and leave out those the warehouse holds
     with the same bytes and fingerprint (`run.plan`)."""
     con = warehouse.connect(warehouse_path)
     try:
-        return plan_run(con, paths, fingerprint, follow_links)
+        return plan_run(con, paths, fingerprint, follow_links, exclude)
     finally:
         con.close()
 
@@ -258,12 +259,12 @@ def ingest(paths: list[str] | None = None, warehouse_path: str = DEFAULTS.wareho
            max_concurrency: int = DEFAULTS.max_concurrency, dask: bool = DEFAULTS.dask,
            dask_address: str | None = DEFAULTS.dask_address, dask_workers: int = DEFAULTS.dask_workers,
            stage_cache: bool = DEFAULTS.stage_cache, follow_links: bool = DEFAULTS.follow_links,
-           translate: str = DEFAULTS.translate) -> State:
+           translate: str = DEFAULTS.translate, exclude: list[str] | None = None) -> State:
     options = RunOptions(paths=tuple(paths or DEFAULTS.paths), warehouse_path=warehouse_path, reports_dir=reports_dir,
                          batch_size=batch_size, max_concurrency=max_concurrency, dask=dask,
                          dask_address=dask_address, dask_workers=dask_workers,
                          stage_cache=stage_cache, follow_links=follow_links,
-                         translate=translate).resolved(project_root())
+                         translate=translate, exclude=tuple(exclude or ())).resolved(project_root())
     return _ingest(options)
 
 
@@ -283,7 +284,8 @@ def _ingest(options: RunOptions) -> State:
     run = Run(options)
     staging = default_staging_dir(options.warehouse_path) / run.summary.run_id
     context = run.context(staging)
-    plan = plan_task(list(options.paths), options.warehouse_path, context.fingerprint, options.follow_links)
+    plan = plan_task(list(options.paths), options.warehouse_path, context.fingerprint, options.follow_links,
+                     options.exclude)
     run.summary.planned(plan)
     staged: list[StagedBatch] = []
     outcomes: list[DocumentOutcome] = []

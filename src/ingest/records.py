@@ -27,6 +27,9 @@ class Status(StrEnum):
     # The file is gone since the run that loaded it: its rows stay (until `ingest prune`) but
     # leave every check, which reads `ok` documents only.
     MISSING = "missing"
+    # An --exclude pattern or an ignore file (`.ingestignore`) names the file: it is not read,
+    # and its row says which pattern (a document loaded before leaves the checks with it).
+    EXCLUDED = "excluded"
 
 
 # Block kinds of a cleaned document; segments keep their block's kind.
@@ -53,7 +56,8 @@ def cell_spans(row: str) -> list[tuple[int, int]]:
 @dataclass(frozen=True)
 class SourceFile:
     """One input file as found on disk; `duplicate_of` names the doc_id with the same bytes,
-    `root` the input folder it was found under (absolute; a file given alone: its folder)."""
+    `root` the input folder it was found under (absolute; a file given alone: its folder),
+    `excluded` the pattern that keeps it out of the run."""
 
     doc_id: str
     path: str
@@ -63,6 +67,7 @@ class SourceFile:
     duplicate_of: str | None = None
     error: str | None = None
     root: str | None = None
+    excluded: str | None = None
 
 
 @dataclass(frozen=True)

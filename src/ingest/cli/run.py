@@ -47,6 +47,7 @@ def run(paths: List[Path] = typer.Argument(None, help=describe("paths"), show_de
         no_stage_cache: bool = typer.Option(False, "--no-stage-cache",
                                             help="Recompute every stage (the cache next to the warehouse is not read or written)."),
         follow_links: bool = typer.Option(DEFAULTS.follow_links, "--follow-links", help=describe("follow_links")),
+        exclude: List[str] = typer.Option([], "--exclude", metavar="GLOB", help=describe("exclude"), show_default=False),
         translate: str = typer.Option(DEFAULTS.translate, "--translate", metavar="|".join(TRANSLATE_MODES),
                                       help=describe("translate")),
         allow_failures: bool = typer.Option(False, "--allow-failures",
@@ -62,7 +63,8 @@ def run(paths: List[Path] = typer.Argument(None, help=describe("paths"), show_de
     options = RunOptions(paths=tuple(str(Path(p).resolve()) for p in (paths or DEFAULTS.paths)),
                          warehouse_path=str(warehouse_path.resolve()), reports_dir=str(reports.resolve()),
                          batch_size=batch_size, dask=dask, dask_address=dask_address, dask_workers=dask_workers,
-                         stage_cache=not no_stage_cache, follow_links=follow_links, translate=translate)
+                         stage_cache=not no_stage_cache, follow_links=follow_links, translate=translate,
+                         exclude=tuple(exclude))
     missing = [p for p in options.paths if not Path(p).exists()]
     if missing:
         fail(f"input path(s) not found: {', '.join(missing)}", Exit.USAGE)
@@ -141,18 +143,21 @@ def _run_flow(options: RunOptions, server: str | None, progress) -> dict:
             say("Prefect: starting a temporary server for this run (it stops with the run)", err)
             say(f"Prefect: temporary server at {stack.enter_context(temporary_server())}", err)
         stack.enter_context(progress_to(progress))
-        return ingest(**{**options.as_dict(), "paths": list(options.paths)})
+        return ingest(**{**options.as_dict(), "paths": list(options.paths), "exclude": list(options.exclude)})
 
 
 def _print_result(result: dict) -> None:
     missing = result.get("missing") or []
     say(f"{result['files']} files: {result['loaded']} loaded, {result['skipped']} unchanged (skipped), "
         f"{result['failed']} failed, {result['duplicates']} duplicate"
-        + (f", {len(missing)} missing (file gone)" if missing else ""))
+        + (f", {len(missing)} missing (file gone)" if missing else "")
+        + (f", {len(result['excluded'])} excluded" if result.get("excluded") else ""))
     for doc_id, reason in (result.get("errors") or {}).items():
         say(f"  failed {doc_id}: {reason}")
     for doc_id in missing:
         say(f"  missing {doc_id}: file gone; its rows leave the checks (`{command('prune')}` removes them)")
+    for doc_id, reason in (result.get("excluded") or {}).items():
+        say(f"  excluded {doc_id}: {reason}")
     for message in result.get("warnings") or []:
         warn(message)
     for pair in result.get("missing_pairs") or []:
