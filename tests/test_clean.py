@@ -22,7 +22,7 @@ def test_markdown_links_keep_text_images_and_code_blocks_dropped_front_matter_pa
     md = ("---\ntitle: \"T\"\ndate: 2024-07-24\n---\n# Head\n\nSee [the docs](https://x.y) ![img](a.png)\n\n"
           "```\ncode()\n```\n\n- item `torch.compile`\n")
     cleaned = clean(md, "markdown")
-    assert cleaned.front_matter["title"] == "T"
+    assert cleaned.declared["title"] == "T"
     assert kinds_texts(cleaned) == [(HEADING, "Head"), (PARAGRAPH, "See the docs"), (LIST_ITEM, "item torch.compile")]
 
 

@@ -56,8 +56,8 @@ def _front_matter_date(value: object) -> dt.date | None:
 
 
 def _title(cleaned: Cleaned) -> str | None:
-    if cleaned.front_matter.get("title"):
-        return str(cleaned.front_matter["title"]).strip()
+    if cleaned.declared.get("title"):
+        return str(cleaned.declared["title"]).strip()
     for block in cleaned.blocks[:3]:
         if block.kind == HEADING and len(block.text) <= _TITLE_MAX:
             return block.text
@@ -74,7 +74,7 @@ def _first_match(pattern: re.Pattern, lines: list[str], group: str) -> str | Non
 
 def extract_metadata(cleaned: Cleaned) -> Metadata:
     """Title, publication date, original URL, translator and author where the article states them."""
-    front, patterns = cleaned.front_matter, _labelled_lines()
+    front, patterns = cleaned.declared, _labelled_lines()
     lines = [block.text for block in cleaned.blocks[:_HEAD_BLOCKS]]
     published = _front_matter_date(front.get("date"))
     if published is None:

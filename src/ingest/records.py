@@ -102,7 +102,9 @@ class Block:
 @dataclass
 class Cleaned:
     blocks: list[Block]
-    front_matter: dict = field(default_factory=dict)
+    # What the document declares about itself: Markdown front matter, or a web page's metadata
+    # (og:title, article:published_time, JSON-LD...) under the keys front matter uses (title, date, author).
+    declared: dict = field(default_factory=dict)
 
     @property
     def text(self) -> str:

@@ -1,4 +1,6 @@
-"""HTML through beautifulsoup4: block text with scripts, styles, frames and navigation dropped."""
+"""HTML: a web page's article through trafilatura (`page`), else (and HTML fragments inside
+Markdown always) through beautifulsoup4: block text with scripts, styles, frames and
+navigation dropped."""
 
 from __future__ import annotations
 
@@ -13,6 +15,7 @@ from bs4.exceptions import ParserRejectedMarkup
 from ..records import HEADING, LIST_ITEM, PARAGRAPH, TABLE_ROW, Block
 from .budget import CleaningBudget
 from .normalize import CELL_MARK, strip_controls
+from .page import read_article
 
 FORMAT = "html"
 SUFFIXES = (".html", ".htm")
@@ -160,5 +163,9 @@ def html_blocks(html: str, budget: CleaningBudget) -> list[Block]:
 
 
 def blocks(text: str, budget: CleaningBudget) -> tuple[list[Block], dict]:
-    """The blocks of an HTML document (it has no front matter)."""
-    return html_blocks(text, budget), {}
+    """The blocks of a web page's article and what the page declares (title, date, author); the
+    whole page's text when trafilatura cannot read it or finds no article in it."""
+    article = read_article(text, budget)
+    if article is not None and article.blocks:
+        return article.blocks, article.declared
+    return html_blocks(text, budget), article.declared if article is not None else {}
