@@ -39,6 +39,8 @@ _INLINE = {"hi", "ref", "del", "lb", "span", "sub", "sup"}
 _SKIPPED = {"code", "graphic"}
 # Page elements that hold furniture, never the article (as trafilatura sees them too).
 _FURNITURE = {"aside", "nav", "footer", "header", "form", "menu"}
+# Characters a kept block shares with a list for the list to count as kept (in part) already.
+_SAME_TEXT = 8
 _NOT_TEXT = {"script", "style", "noscript", "template", "iframe", "object", "embed", "svg", "canvas"}
 
 # trafilatura logs every page it finds no article in as a warning; the fallback reads it.
@@ -127,9 +129,10 @@ def _with_lists_back(tree: lxml.html.HtmlElement, blocks: list[Block]) -> list[B
             before = before.getprevious()
         after = kept.get(" ".join(before.text_content().split())) if before is not None else None
         items = [" ".join(item.text_content().split()) for item in listing if item.tag == "li"]
-        if after is None or not any(items) or any(item in kept for item in items) \
+        whole = " ".join(items)
+        if after is None or not any(items) or any(text in whole for text in kept if len(text) >= _SAME_TEXT) \
                 or any(parent.tag in _FURNITURE for parent in listing.iterancestors()):
-            continue
+            continue  # not after kept text, kept already (whole or in part), or in the page's furniture
         links = sum(len(" ".join(link.text_content().split())) for link in listing.iter("a"))
         if links * 2 <= sum(map(len, items)):
             inserts.setdefault(after, []).extend(Block(LIST_ITEM, item) for item in items if item)
