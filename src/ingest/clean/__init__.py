@@ -4,8 +4,8 @@ A web page's article is read by trafilatura, with beautifulsoup4 as the fallback
 `page`), Markdown goes through markdown-it with any HTML fragments handed to the
 beautifulsoup4 cleaner (`markdown`), plain text is taken line by line (`text`). Every
 format ends as the same list of `Block`s: headings, paragraphs, list items and table rows,
-each one line of NFKC-normalised text, with web chrome removed (`normalize`). The cleaned document text is the blocks joined by blank lines, and block
-offsets point into it. A new format is a module with FORMAT, SUFFIXES, MARKUP (the
+each one line of NFKC-normalised text, with web chrome removed (`normalize`). The cleaned
+document text is the blocks joined by blank lines, and block offsets point into it. A new format is a module with FORMAT, SUFFIXES, MARKUP (the
 characters its parser builds nodes from, counted before parsing: `budget`) and `blocks()`
 added to `_FORMAT_MODULES`.
 """
