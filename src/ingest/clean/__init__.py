@@ -5,9 +5,9 @@ A web page's article is read by trafilatura, with beautifulsoup4 as the fallback
 beautifulsoup4 cleaner (`markdown`), plain text is taken line by line (`text`). Every
 format ends as the same list of `Block`s: headings, paragraphs, list items and table rows,
 each one line of NFKC-normalised text, with web chrome removed (`normalize`). The cleaned
-document text is the blocks joined by blank lines, and block offsets point into it. A new format is a module with FORMAT, SUFFIXES, MARKUP (the
-characters its parser builds nodes from, counted before parsing: `budget`) and `blocks()`
-added to `_FORMAT_MODULES`.
+document text is the blocks joined by blank lines, and block offsets point into it. A new
+format is a module with FORMAT, SUFFIXES, MARKUP (the characters its parser builds nodes
+from, counted before parsing: `budget`) and `blocks()` added to `_FORMAT_MODULES`.
 """
 
 from __future__ import annotations
