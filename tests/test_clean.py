@@ -65,3 +65,40 @@ def test_markdown_table_pipes_inside_code_spans():
     rows = [b.text for b in clean(md, "markdown").blocks]
     assert rows == ["op | meaning", "a|b | union", "`x | y`"]
     assert [[row[s:e] for s, e in cell_spans(row)] for row in rows][1:] == [["a|b", "union"], ["`x", "y`"]]
+
+
+MERGED_HEADER_TABLE = (
+    '<table><thead><tr><th rowspan="2">Setting</th><th colspan="2">Default</th><th rowspan="2">Meaning</th></tr>'
+    "<tr><th>2.2</th><th>2.3</th></tr></thead><tbody>"
+    "<tr><td>max_size</td><td>10</td><td>10</td><td>Connections kept open at most</td></tr>"
+    "<tr><td>min_idle</td><td></td><td>2</td><td>Connections kept open while idle</td></tr>"
+    '<tr><td rowspan="2">lifetime</td><td>30 min</td><td>1 h</td><td></td></tr>'
+    "<tr><td>5 min</td><td>10 min</td><td>idle</td></tr></tbody></table>\n")
+MERGED_HEADER_ROWS = [["Setting", "Default", "", "Meaning"], ["", "2.2", "2.3", ""],
+                      ["max_size", "10", "10", "Connections kept open at most"],
+                      ["min_idle", "", "2", "Connections kept open while idle"], ["lifetime", "30 min", "1 h", ""],
+                      ["", "5 min", "10 min", "idle"]]
+
+
+def table_cells(cleaned) -> list[list[str]]:
+    return [[b.text[s:e] for s, e in cell_spans(b.text)] for b in cleaned.blocks if b.kind == TABLE_ROW]
+
+
+def test_html_tables_with_merged_cells_keep_every_cell_in_its_column():
+    """colspan and rowspan leave empty cells where a merged cell continues (trafilatura's layout),
+    in a web page (trafilatura) and in an HTML fragment inside Markdown (beautifulsoup4) alike."""
+    article = ("<p>The pool keeps connections open between queries, so most of them skip the network "
+               "round trip, the authentication and the session setup entirely.</p>")
+    page = f"<html><body><nav><a href='/'>Home</a></nav><article><h1>Pool</h1>{article}{MERGED_HEADER_TABLE}" \
+           f"{article}</article></body></html>"
+    assert table_cells(clean(page, "html")) == MERGED_HEADER_ROWS
+    assert table_cells(clean(f"# Pool\n\n{MERGED_HEADER_TABLE}", "markdown")) == MERGED_HEADER_ROWS
+
+
+def test_a_page_nested_deeper_than_libxml2_reads_keeps_all_its_text():
+    """libxml2 (under trafilatura) stops at 255 levels and silently drops what is deeper and after;
+    such a page is read by beautifulsoup4 instead, whole."""
+    for depth in (300, 5_000):
+        page = ("<html><body><p>前の段落です。</p>" + "<div>" * depth + "<p>深い段落です。</p>" + "</div>" * depth
+                + "<p>後の段落です。</p></body></html>")
+        assert [b.text for b in clean(page, "html").blocks] == ["前の段落です。", "深い段落です。", "後の段落です。"]

@@ -12,6 +12,7 @@ the figures.
 from __future__ import annotations
 
 import datetime as dt
+import socket
 from pathlib import Path
 
 import pytest
@@ -87,3 +88,13 @@ def test_pages_made_from_the_shared_articles():
               f"{sum(m.f1 < t.f1 for m, t in results)}; titles {sum(m.title for m, _ in results)}/"
               f"{sum(t.title for _, t in results)}, dates {sum(m.date for m, _ in results)}/"
               f"{sum(t.date for _, t in results)}")
+
+
+def test_reading_pages_opens_no_network_connection(monkeypatch):
+    """trafilatura and htmldate can fetch URLs; the cleaner hands them parsed pages only."""
+    def refuse(*args, **kwargs):
+        raise AssertionError(f"a network connection was attempted: {args}")
+    monkeypatch.setattr(socket.socket, "connect", refuse)
+    monkeypatch.setattr(socket, "create_connection", refuse)
+    for name, page, label in _labelled():
+        assert ours(page).title == label["title"], name
