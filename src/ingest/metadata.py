@@ -1,4 +1,7 @@
-"""Document metadata from front matter and the labelled lines near the top of an article."""
+"""Document metadata from what a document declares (front matter, a web page's meta tags) and
+the labelled lines and bylines near the top of an article; labels, byline patterns and month
+names are every language profile's data (lang/<code>/language.yaml), the front matter keys
+common data (lang/common.yaml)."""
 
 from __future__ import annotations
 
@@ -7,7 +10,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from .lang import profiles
+from .lang import common_rules, profiles
 from .records import HEADING, Cleaned, Metadata
 
 _HEAD_BLOCKS = 12
@@ -22,6 +25,8 @@ class _LabelledLines:
     source_url: re.Pattern
     translator: re.Pattern
     author: re.Pattern
+    published_byline: re.Pattern  # group 'date'
+    author_byline: re.Pattern      # group 'who'
 
 
 @lru_cache(maxsize=1)
@@ -30,18 +35,48 @@ def _labelled_lines() -> _LabelledLines:
     def labels(kind: str) -> str:
         words = sorted({w for p in profiles().values() for w in p.metadata_labels.get(kind, ())}, key=len, reverse=True)
         return "|".join(map(re.escape, words)) or "(?!)"
+    def bylines(kind: str) -> str:
+        patterns = [p for profile in profiles().values() for p in profile.bylines.get(kind, ())]
+        return "|".join(f"(?:{pattern})" for pattern in patterns) or "(?!)"
     return _LabelledLines(
         published=re.compile(rf"^(?:{labels('published')}){_LABEL}", re.I),
         source_url=re.compile(rf"^(?:{labels('source')}){_LABEL}<?(?P<url>https?://\S+?)>?$", re.I),
         translator=re.compile(rf"^(?:{labels('translator')}){_LABEL}(?P<who>.+)$", re.I),
-        author=re.compile(rf"^(?:{labels('author')}){_LABEL}(?P<who>.+)$", re.I))
+        author=re.compile(rf"^(?:{labels('author')}){_LABEL}(?P<who>.+)$", re.I),
+        published_byline=re.compile(_numbered_groups(bylines("published"), "date"), re.I),
+        author_byline=re.compile(_numbered_groups(bylines("author"), "who"), re.I))
+
+
+def _numbered_groups(pattern: str, name: str) -> str:
+    """`pattern` (alternatives joined) with its groups `name` renamed name0, name1...: a regex may
+    not repeat a group name, and each language's alternative has its own."""
+    count = iter(range(pattern.count(f"(?P<{name}>")))
+    return re.sub(rf"\(\?P<{name}>", lambda _: f"(?P<{name}{next(count)}>", pattern)
+
+
+def _group(match: re.Match, name: str) -> str | None:
+    return next((value for key, value in match.groupdict().items() if key.startswith(name) and value), None)
+
+
+@lru_cache(maxsize=1)
+def _month_date() -> re.Pattern:
+    """"March 4, 2025", "4 Mar 2025": dates written with the month names of every profile."""
+    names = "|".join(sorted({re.escape(m) for p in profiles().values() for m in p.months}, key=len, reverse=True))
+    return re.compile(rf"\b(?:(?P<m1>{names})\.?\s+(?P<d1>\d{{1,2}})(?:st|nd|rd|th)?,?\s+(?P<y1>(?:19|20)\d{{2}})"
+                      rf"|(?P<d2>\d{{1,2}})\s+(?P<m2>{names})\.?,?\s+(?P<y2>(?:19|20)\d{{2}}))\b", re.I) \
+        if names else re.compile("(?!)")
 
 
 def parse_date(text: str) -> dt.date | None:
-    """The first plausible calendar date in `text` ('2024年10月17日', '2025 年 2 月 1 日', '2024-07-24')."""
-    for match in _DATE.finditer(text):
+    """The first plausible calendar date in `text` ('2024年10月17日', '2025 年 2 月 1 日', '2024-07-24',
+    'March 4, 2025')."""
+    months = {name: number for p in profiles().values() for name, number in p.months.items()}
+    found = [(m.start(), m["y"], m["m"], m["d"]) for m in _DATE.finditer(text)]
+    found += [(m.start(), m["y1"] or m["y2"], months[(m["m1"] or m["m2"]).casefold()], m["d1"] or m["d2"])
+              for m in _month_date().finditer(text)]
+    for _, year, month, day in sorted(found):
         try:
-            return dt.date(int(match["y"]), int(match["m"]), int(match["d"]))
+            return dt.date(int(year), int(month), int(day))
         except ValueError:
             continue
     return None
@@ -53,6 +88,17 @@ def _front_matter_date(value: object) -> dt.date | None:
     if isinstance(value, dt.date):
         return value
     return parse_date(str(value)) if value else None
+
+
+def _declared(cleaned: Cleaned, kind: str) -> object:
+    """The first value the document declares under one of the front matter keys of `kind`."""
+    for key in common_rules()["front_matter_keys"][kind]:
+        value = cleaned.declared.get(key)
+        if isinstance(value, list):  # authors: [a, b]
+            value = ", ".join(map(str, value))
+        if value not in (None, ""):
+            return value
+    return None
 
 
 def _title(cleaned: Cleaned) -> str | None:
@@ -73,17 +119,24 @@ def _first_match(pattern: re.Pattern, lines: list[str], group: str) -> str | Non
 
 
 def extract_metadata(cleaned: Cleaned) -> Metadata:
-    """Title, publication date, original URL, translator and author where the article states them."""
-    front, patterns = cleaned.declared, _labelled_lines()
+    """Title, publication date, original URL, translator and author where the article states them:
+    what it declares first, then its labelled lines ("发布: 2024年10月17日"), then its bylines
+    ("※この投稿は米国時間 2025 年 2 月 1 日に…"), then (a date) any date near its top."""
+    patterns = _labelled_lines()
     lines = [block.text for block in cleaned.blocks[:_HEAD_BLOCKS]]
-    published = _front_matter_date(front.get("date"))
+    published = _front_matter_date(_declared(cleaned, "published"))
     if published is None:
         labelled = [line for line in lines if patterns.published.match(line)]
-        published = next(filter(None, map(parse_date, labelled + lines)), None)
+        bylines = [date for line in lines if (match := patterns.published_byline.match(line))
+                   and (date := _group(match, "date"))]
+        published = next(filter(None, map(parse_date, labelled + bylines + lines)), None)
+    byline_author = next((who.strip() for line in lines if (match := patterns.author_byline.match(line))
+                          and (who := _group(match, "who"))), None)
+    source, translator, author = (_declared(cleaned, kind) for kind in ("source", "translator", "author"))
     return Metadata(
         title=_title(cleaned),
         published_at=published,
-        source_url=_first_match(patterns.source_url, lines, "url"),
-        translator=_first_match(patterns.translator, lines, "who"),
-        author=str(front["author"]) if front.get("author") else _first_match(patterns.author, lines, "who"),
+        source_url=str(source) if source else _first_match(patterns.source_url, lines, "url"),
+        translator=str(translator) if translator else _first_match(patterns.translator, lines, "who"),
+        author=str(author) if author else _first_match(patterns.author, lines, "who") or byline_author,
     )
