@@ -137,7 +137,7 @@ def load_sources(extra_dirs: tuple[Path, ...] = ()) -> tuple[Source, ...]:
         if lang not in ("ja", "zh") or not cleaned.blocks:
             continue
         blocks = [Block(b.kind, b.text) for b in cleaned.blocks]
-        title = str(cleaned.front_matter.get("title") or "") or next(
+        title = str(cleaned.declared.get("title") or "") or next(
             (b.text for b in blocks[:3] if b.kind == "heading" and len(b.text) <= 80), blocks[0].text[:60])
         sections = [s for s in _sections(blocks) if s.body]
         sources.append(Source(path.name, lang, title, tuple(sections)))

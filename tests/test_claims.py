@@ -69,6 +69,15 @@ def test_table_header_columns_set_maturity():
     assert found == {("python-3-12-compile", "beta"), ("fsdp2", "prototype")}
 
 
+def test_an_empty_cell_keeps_its_column_under_its_header():
+    """PyTorch 2.1's table: its Stable column is empty, so its Beta features stand in the second
+    column (dropping the empty cell had made them stable)."""
+    text = ("| **Stable** | **Beta** | **Prototype** |\n|---|---|---|\n"
+            "|  | _torch.compile_ + NumPy | _torch.export()_ |\n|  | Automatic Dynamic Shapes |  |\n")
+    found = {(c.subject, c.value) for c in claims_of(text, "en", fmt="markdown", release="pytorch 2.1")}
+    assert found == {("torch-compile", "beta"), ("torch-export", "prototype"), ("automatic-dynamic-shapes", "beta")}
+
+
 def test_release_wide_counts_belong_to_the_release_product():
     claims = claims_of("此版本由 504 位贡献者自 PyTorch 2.4 以来的 4095 次提交组成。", "zh")
     assert {(c.subject, c.attribute, c.value_num, c.release) for c in claims} == {

@@ -92,6 +92,6 @@ def test_hints_are_whole_commands_that_paste(tmp_path):
 
 def test_eval_prints_precision_and_recall():
     corpus = corpus_or_skip()
-    result = runner.invoke(app, ["eval", "--corpus", str(corpus)])
+    result = runner.invoke(app, ["eval", "--shared", str(corpus.parent), "--part", "tuned"])
     assert result.exit_code == 0, result.output
     assert "contradictions" in result.output and "precision" in result.output

@@ -82,11 +82,20 @@ def _zip_bytes() -> bytes:
     return buffer.getvalue()
 
 
+def _zip_bomb_bytes() -> bytes:
+    """A zip of 20 MB of zeros (about 20 KB): what unpacks it would hold 1,000 times its size."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("page.html", bytes(20 * 2**20))
+    return buffer.getvalue()
+
+
 @pytest.mark.parametrize("name, data, kind", [
     ("image.txt", b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + bytes(range(256)), "PNG image"),
     ("paper.md", b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n1 0 obj\n<< /Type /Catalog >>\nendobj\n" + bytes(200), "PDF document"),
     ("archive.txt", _zip_bytes(), "zip archive"),
     ("blob.html", bytes(range(256)) * 8, "NUL bytes"),
+    ("bomb.html", _zip_bomb_bytes(), "zip archive"),  # never unpacked: refused by its first bytes
 ])
 def test_binary_files_are_refused(case, name, data, kind):
     case.add(name, data)

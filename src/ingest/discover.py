@@ -16,6 +16,13 @@ to a file inside an input folder: a link to /etc/passwd becomes a `failed` row s
 and nothing of the target is read, not even to hash it (`follow_links` allows such links).
 What is read later is checked against the hash taken here, so a file swapped for a link
 after discovery is refused too (`prepare.read_bytes`).
+
+**Exclusion.** `exclude` patterns (`--exclude`) and the lines of an ignore file (`.ingestignore`,
+in an input folder or any folder under it) are gitignore patterns, matched against the path
+inside the folder they belong to (`--exclude`: the input folder). As in git the last pattern
+that matches decides (`!` takes a file back), deeper ignore files after shallower ones and
+`--exclude` last. An excluded file is not read, not even hashed: it is a row with status
+`excluded` whose reason names the pattern.
 """
 
 from __future__ import annotations
@@ -23,9 +30,11 @@ from __future__ import annotations
 import hashlib
 import os
 import stat
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Iterable, Iterator, Sequence
+
+from pathspec import GitIgnoreSpec
 
 from .clean import SUPPORTED_SUFFIXES
 from .records import KnownSources, SourceFile
@@ -100,7 +109,57 @@ class _Boundary:
                 "such links with --follow-links (RunOptions.follow_links)")
 
 
-def _identify(doc_id: str, folder: str, path: Path, refusal: str | None) -> SourceFile:
+IGNORE_FILE = ".ingestignore"
+
+
+@dataclass(frozen=True)
+class _Patterns:
+    """Gitignore patterns that apply under `folder`; `origins[i]` says where pattern i was written."""
+
+    folder: Path
+    spec: GitIgnoreSpec
+    origins: tuple[str, ...]
+
+
+class _Exclusion:
+    """Which files the --exclude patterns and the input folders' ignore files keep out of a run."""
+
+    def __init__(self, exclude: Sequence[str]) -> None:
+        self.exclude = [pattern for pattern in exclude if pattern.strip()]
+        self.ignore_files: dict[Path, _Patterns | None] = {}
+
+    def reason(self, root: Path, path: Path, ignore_files: bool) -> str | None:
+        """Why `path` (under input folder `root`) is excluded, or None; `ignore_files`: whether the
+        ignore files of `root` and the folders down to `path` apply (not to a file given alone)."""
+        layers = []
+        if ignore_files:
+            inside = path.relative_to(root).parts
+            folders = [root.joinpath(*inside[:depth]) for depth in range(len(inside))]
+            layers = [patterns for folder in folders if (patterns := self._ignore_file(root, folder))]
+        if self.exclude:
+            layers.append(_Patterns(root, GitIgnoreSpec.from_lines(self.exclude),
+                                    tuple(f"--exclude {pattern!r}" for pattern in self.exclude)))
+        reason = None
+        for patterns in layers:  # the last matching pattern decides, as in git
+            match = patterns.spec.check_file(path.relative_to(patterns.folder).as_posix())
+            if match.include is not None:
+                reason = (f"excluded by {patterns.origins[match.index]}; drop or negate ('!') that pattern "
+                          "to ingest it") if match.include else None
+        return reason
+
+    def _ignore_file(self, root: Path, folder: Path) -> _Patterns | None:
+        if folder not in self.ignore_files:
+            self.ignore_files[folder] = None
+            ignore_file = folder / IGNORE_FILE
+            if ignore_file.is_file():
+                lines = ignore_file.read_text("utf-8", errors="replace").splitlines()
+                where = ignore_file.relative_to(root.parent).as_posix()
+                self.ignore_files[folder] = _Patterns(folder, GitIgnoreSpec.from_lines(lines), tuple(
+                    f"{where} line {number}: {line.strip()!r}" for number, line in enumerate(lines, 1)))
+        return self.ignore_files[folder]
+
+
+def _identify(doc_id: str, folder: str, path: Path, refusal: str | None, excluded: str | None) -> SourceFile:
     fmt = SUPPORTED_SUFFIXES[path.suffix.lower()]
     try:
         doc_id.encode("utf-8")
@@ -108,6 +167,8 @@ def _identify(doc_id: str, folder: str, path: Path, refusal: str | None) -> Sour
     except UnicodeEncodeError:
         return SourceFile(_displayable(doc_id), _displayable(str(path)), fmt, None, None, root=_displayable(folder),
                           error="file name is not valid UTF-8; rename the file (UTF-8 name) and re-run")
+    if excluded:  # not read at all, not even hashed
+        return SourceFile(doc_id, str(path), fmt, None, None, root=folder, excluded=excluded)
     if refusal:
         return SourceFile(doc_id, str(path), fmt, None, None, error=refusal, root=folder)
     try:
@@ -124,20 +185,22 @@ def _identify(doc_id: str, folder: str, path: Path, refusal: str | None) -> Sour
                                 "also ends here), then re-run")
 
 
-def _files(root: Path) -> tuple[Path, list[Path]]:
-    """(the folder documents are named from, the supported files): a folder and what is under
-    it, or a file given alone and its folder."""
+def _files(root: Path) -> tuple[Path, list[Path], bool]:
+    """(the folder documents are named from, the supported files, whether `root` is a folder): a
+    folder and what is under it, or a file given alone and its folder."""
     if root.is_dir():
-        return root, [p for p in _walk(root) if p.suffix.lower() in SUPPORTED_SUFFIXES]
-    return root.parent, [root] if root.suffix.lower() in SUPPORTED_SUFFIXES else []
+        return root, [p for p in _walk(root) if p.suffix.lower() in SUPPORTED_SUFFIXES], True
+    return root.parent, [root] if root.suffix.lower() in SUPPORTED_SUFFIXES else [], False
 
 
 def discover(paths: Iterable[str | Path], *, follow_links: bool = False, known: KnownSources | None = None,
-             extra: Iterable[tuple[str, str]] = ()) -> list[SourceFile]:
+             extra: Iterable[tuple[str, str]] = (), exclude: Sequence[str] = ()) -> list[SourceFile]:
     """All supported files under `paths` (recursively), each once, copies of content marked.
 
     `known` is what the warehouse holds (ids, folder labels, ok documents' hashes); `extra`
-    are (folder, path) pairs of single files to look at again besides (see `run.plan`).
+    are (folder, path) pairs of single files to look at again besides (see `run.plan`);
+    `exclude` are gitignore patterns of files to leave out, besides the ignore files' (the
+    `excluded` rows say which pattern; a file named on its own obeys `exclude` only).
     """
     roots = [Path(p) for p in paths]
     missing = [str(r) for r in roots if not r.exists()]
@@ -146,16 +209,21 @@ def discover(paths: Iterable[str | Path], *, follow_links: bool = False, known: 
                                 "pass existing files or folders")
     known = known or KnownSources()
     listed = [_files(Path(os.path.realpath(root))) for root in roots]
-    listed += [(Path(folder), [Path(path)]) for folder, path in extra]
     boundary = _Boundary([Path(os.path.realpath(root)) for root in roots] + [Path(folder) for folder, _ in extra])
-    namer = _Namer(known)
+    namer, exclusion = _Namer(known), _Exclusion(exclude)
     found: dict[str, SourceFile] = {}  # by path: a file under two given folders is found once
-    for folder, files in listed:
+
+    def identify(folder: Path, path: Path, excluded: str | None = None) -> SourceFile:
+        refusal = None if follow_links else boundary.refusal(path)
+        return _identify(namer.doc_id(str(folder), str(path)), str(folder), path, refusal, excluded)
+
+    for folder, files, is_folder in listed:
         for path in files:
-            if str(path) in found:
-                continue
-            refusal = None if follow_links else boundary.refusal(path)
-            found[str(path)] = _identify(namer.doc_id(str(folder), str(path)), str(folder), path, refusal)
+            if str(path) not in found:
+                found[str(path)] = identify(folder, path, exclusion.reason(folder, path, ignore_files=is_folder))
+    for folder, path in extra:  # stored copies looked at again: not inputs, so nothing excludes them
+        if str(Path(path)) not in found:
+            found[str(Path(path))] = identify(Path(folder), Path(path))
     return _mark_duplicates(found.values(), known)
 
 

@@ -39,6 +39,8 @@ def read_bytes(source: SourceFile) -> bytes:
 
 def prepare_document(source: SourceFile) -> PreparedDocument:
     """Read, clean, describe, identify the language of and segment one source file."""
+    if source.excluded:
+        return PreparedDocument(source, Status.EXCLUDED, source.excluded)
     if source.error:
         return _failed(source, source.error)
     if source.duplicate_of:

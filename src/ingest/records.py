@@ -1,7 +1,7 @@
 """The records the stages hand each other, from a file on disk to a document's warehouse rows.
 
-Plain data only (no behaviour beyond derived properties), so every stage can import
-them and nothing here imports a stage.
+Plain data only (no behaviour beyond derived properties and how a table row's text is
+read back into cells), so every stage can import them and nothing here imports a stage.
 
     SourceFile --read--> Decoded --clean--> Cleaned --prepare--> PreparedDocument
     PreparedDocument --translate--> (text_en on its SegmentRecords)
@@ -11,6 +11,7 @@ them and nothing here imports a stage.
 from __future__ import annotations
 
 import datetime as dt
+import re
 from dataclasses import asdict, dataclass, field, fields
 from enum import StrEnum
 from functools import lru_cache
@@ -26,6 +27,9 @@ class Status(StrEnum):
     # The file is gone since the run that loaded it: its rows stay (until `ingest prune`) but
     # leave every check, which reads `ok` documents only.
     MISSING = "missing"
+    # An --exclude pattern or an ignore file (`.ingestignore`) names the file: it is not read,
+    # and its row says which pattern (a document loaded before leaves the checks with it).
+    EXCLUDED = "excluded"
 
 
 # Block kinds of a cleaned document; segments keep their block's kind.
@@ -33,13 +37,27 @@ HEADING, PARAGRAPH, LIST_ITEM, TABLE_ROW = "heading", "paragraph", "list_item", 
 # ISO 639-2 "no linguistic content": a segment of code, URLs or numbers only; nothing to translate.
 NO_LANGUAGE = "zxx"
 BLOCK_SEPARATOR = "\n\n"
+# A table row's text is its cells joined by CELL_SEPARATOR, empty cells included, then stripped
+# (a leading empty cell leaves "| x"); no cell holds a pipe with a space beside it (clean/normalize).
 CELL_SEPARATOR = " | "
+_CELL_BOUNDARY = re.compile(r"(?:^| )\|(?: |$)")
+
+
+def cell_spans(row: str) -> list[tuple[int, int]]:
+    """(start, end) of each cell of a table row's text, empty cells included, in column order."""
+    spans, start = [], 0
+    for boundary in _CELL_BOUNDARY.finditer(row):
+        spans.append((start, boundary.start()))
+        start = boundary.end()
+    spans.append((start, len(row)))
+    return spans
 
 
 @dataclass(frozen=True)
 class SourceFile:
     """One input file as found on disk; `duplicate_of` names the doc_id with the same bytes,
-    `root` the input folder it was found under (absolute; a file given alone: its folder)."""
+    `root` the input folder it was found under (absolute; a file given alone: its folder),
+    `excluded` the pattern that keeps it out of the run."""
 
     doc_id: str
     path: str
@@ -49,6 +67,7 @@ class SourceFile:
     duplicate_of: str | None = None
     error: str | None = None
     root: str | None = None
+    excluded: str | None = None
 
 
 @dataclass(frozen=True)
@@ -83,7 +102,9 @@ class Block:
 @dataclass
 class Cleaned:
     blocks: list[Block]
-    front_matter: dict = field(default_factory=dict)
+    # What the document declares about itself: Markdown front matter, or a web page's metadata
+    # (og:title, article:published_time, JSON-LD...) under the keys front matter uses (title, date, author).
+    declared: dict = field(default_factory=dict)
 
     @property
     def text(self) -> str:

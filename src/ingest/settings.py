@@ -50,12 +50,17 @@ class RunOptions:
         "--stage-cache/--no-stage-cache"))
     follow_links: bool = field(default=False, metadata=_help(
         "Read file links that point outside the input folders (off: such a link is a failed document)."))
+    exclude: tuple[str, ...] = field(default=(), metadata=_help(
+        "Gitignore patterns of files to leave out, matched inside each input folder ('LABELS.md', 'drafts/'), "
+        "besides the folders' .ingestignore files; such files are documents with status 'excluded'.",
+        metavar="GLOB"))
     translate: TranslateMode = field(default="all", metadata=_help(
         "What to translate: all (every segment), evidence (only the sentences the report shows, first; "
         "the rest waits for `ingest translate`) or none (everything waits)."))
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "paths", tuple(str(p) for p in (self.paths or DEFAULT_INPUTS)))
+        object.__setattr__(self, "exclude", tuple(str(p) for p in self.exclude or ()))
         object.__setattr__(self, "warehouse_path", str(self.warehouse_path))
         if self.reports_dir is not None:
             object.__setattr__(self, "reports_dir", str(self.reports_dir))

@@ -1,13 +1,13 @@
 """Raw document text to clean, typed blocks: one module per input format, chosen by a registry.
 
-HTML goes through beautifulsoup4 (`html`), Markdown through markdown-it with any HTML
-fragments handed to the HTML cleaner (`markdown`), plain text is taken line by line
-(`text`). Every format ends as the same list of `Block`s: headings, paragraphs, list
-items and table rows, each one line of NFKC-normalised text, with web chrome removed
-(`normalize`). The cleaned document text is the blocks joined by blank lines, and block
-offsets point into it. A new format is a module with FORMAT, SUFFIXES, MARKUP (the
-characters its parser builds nodes from, counted before parsing: `budget`) and `blocks()`
-added to `_FORMAT_MODULES`.
+A web page's article is read by trafilatura, with beautifulsoup4 as the fallback (`html`,
+`page`), Markdown goes through markdown-it with any HTML fragments handed to the
+beautifulsoup4 cleaner (`markdown`), plain text is taken line by line (`text`). Every
+format ends as the same list of `Block`s: headings, paragraphs, list items and table rows,
+each one line of NFKC-normalised text, with web chrome removed (`normalize`). The cleaned
+document text is the blocks joined by blank lines, and block offsets point into it. A new
+format is a module with FORMAT, SUFFIXES, MARKUP (the characters its parser builds nodes
+from, counted before parsing: `budget`) and `blocks()` added to `_FORMAT_MODULES`.
 """
 
 from __future__ import annotations
@@ -36,5 +36,5 @@ def clean(raw: str, fmt: str, budget: CleaningBudget | None = None) -> Cleaned:
     """
     module = FORMATS[fmt]
     check_markup(raw, module.MARKUP, module.MARKUP_NAME)
-    blocks, front_matter = module.blocks(strip_controls(raw.lstrip("\ufeff")), budget or CleaningBudget())
-    return Cleaned(finish(blocks), front_matter)
+    blocks, declared = module.blocks(strip_controls(raw.lstrip("\ufeff")), budget or CleaningBudget())
+    return Cleaned(finish(blocks), declared)

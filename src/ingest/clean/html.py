@@ -1,4 +1,6 @@
-"""HTML through beautifulsoup4: block text with scripts, styles, frames and navigation dropped."""
+"""HTML: a web page's article through trafilatura (`page`), else (and HTML fragments inside
+Markdown always) through beautifulsoup4: block text with scripts, styles, frames and
+navigation dropped."""
 
 from __future__ import annotations
 
@@ -13,6 +15,7 @@ from bs4.exceptions import ParserRejectedMarkup
 from ..records import HEADING, LIST_ITEM, PARAGRAPH, TABLE_ROW, Block
 from .budget import CleaningBudget
 from .normalize import CELL_MARK, strip_controls
+from .page import read_article
 
 FORMAT = "html"
 SUFFIXES = (".html", ".htm")
@@ -60,8 +63,11 @@ def _flatten(root: Tag, rows: bool = True, blocks: bool = True) -> list[str]:
             continue
         if not isinstance(node, Tag) or node.name in _DROP:
             continue
-        if rows and node.name == "tr":
-            out.append("\n" + _MARK[TABLE_ROW] + CELL_MARK.join(_cells(node)) + "\n")
+        if rows and node.name == "table":
+            out.extend("\n" + _MARK[TABLE_ROW] + CELL_MARK.join(row) + "\n" for row in _grid(node))
+            continue
+        if rows and node.name == "tr":  # a row outside any table
+            out.append("\n" + _MARK[TABLE_ROW] + CELL_MARK.join(text for text, _, _ in _cells(node)) + "\n")
             continue
         opener = closer = ""
         if node.name in _HEADINGS:
@@ -76,8 +82,9 @@ def _flatten(root: Tag, rows: bool = True, blocks: bool = True) -> list[str]:
     return out
 
 
-def _cells(row: Tag) -> list[str]:
-    """The text of each cell (td/th, nested ones included) of a table row, spaces collapsed."""
+def _cells(row: Tag) -> list[tuple[str, int, int]]:
+    """(text, columns, rows) of each cell (td/th) of a table row, spaces collapsed: a table nested
+    in a cell is text of that cell."""
     cells = []
     stack: list = list(reversed(row.contents))
     while stack:
@@ -85,9 +92,47 @@ def _cells(row: Tag) -> list[str]:
         if not isinstance(node, Tag) or node.name in _DROP:
             continue
         if node.name in ("td", "th"):
-            cells.append(" ".join(" ".join(_flatten(node, rows=False, blocks=False)).split()))
-        stack.extend(reversed(node.contents))
+            text = " ".join(" ".join(_flatten(node, rows=False, blocks=False)).split())
+            cells.append((text, _span(node, "colspan"), _span(node, "rowspan")))
+        else:
+            stack.extend(reversed(node.contents))
     return cells
+
+
+# A span beyond this is a mistake or an attack (colspan=1000000), not a layout.
+_MAX_SPAN = 100
+
+
+def _span(cell: Tag, attribute: str) -> int:
+    value = str(cell.get(attribute) or "1").strip()
+    return min(int(value), _MAX_SPAN) if value.isdecimal() and int(value) > 0 else 1
+
+
+def _grid(table: Tag) -> list[list[str]]:
+    """The rows of a table laid out on its grid, as trafilatura lays them out: a cell spanning
+    columns or rows (colspan, rowspan) leaves empty cells where it continues, so that every
+    cell keeps the column of its header. Rows of tables nested in cells are not this table's."""
+    grid: list[list[str]] = []
+    covered: dict[int, int] = {}  # column -> rows below still covered by a rowspan
+    stack: list = list(reversed(table.contents))
+    while stack:
+        node = stack.pop()
+        if not isinstance(node, Tag) or node.name in _DROP or node.name == "table":
+            continue
+        if node.name != "tr":
+            stack.extend(reversed(node.contents))  # thead, tbody, tfoot
+            continue
+        row: list[str] = []
+        for text, columns, rows in _cells(node):
+            while len(row) in covered:
+                row.append("")
+            if rows > 1:
+                covered.update((column, rows) for column in range(len(row), len(row) + columns))
+            row.extend([text] + [""] * (columns - 1))
+        row.extend("" for _ in range(len(row), max(covered, default=-1) + 1))
+        covered = {column: left - 1 for column, left in covered.items() if left > 1}
+        grid.append(row)
+    return grid
 
 
 def _marked_lines(text: str) -> Iterator[Block]:
@@ -160,5 +205,9 @@ def html_blocks(html: str, budget: CleaningBudget) -> list[Block]:
 
 
 def blocks(text: str, budget: CleaningBudget) -> tuple[list[Block], dict]:
-    """The blocks of an HTML document (it has no front matter)."""
-    return html_blocks(text, budget), {}
+    """The blocks of a web page's article and what the page declares (title, date, author); the
+    whole page's text when trafilatura cannot read it or finds no article in it."""
+    article = read_article(text, budget)
+    if article is not None and article.blocks:
+        return article.blocks, article.declared
+    return html_blocks(text, budget), article.declared if article is not None else {}

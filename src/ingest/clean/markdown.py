@@ -1,5 +1,5 @@
 """Markdown through markdown-it (HTML fragments inside it through the HTML cleaner), with
-YAML front matter reduced to safe scalars.
+YAML (---) or TOML (+++) front matter reduced to safe scalars.
 
 markdown-it stops at nesting depth 20 (its guard against recursion) and silently skips
 whatever is nested deeper, so a 3,000-level list would keep 10 items. Here that raises
@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+import tomllib
 from functools import lru_cache
 from typing import Callable, Iterator
 
@@ -40,7 +41,9 @@ MARKUP = ("\n", "|", "[", "<", "&", "*", "_", "`", "\\")
 MARKUP_NAME = ("Markdown lines, table cells, links, tags, entities, emphasis and escapes "
                "(line breaks, '|', '[', '<', '&', '*', '_', '`', '\\')")
 
-_FRONT_MATTER = re.compile(r"\A---[ \t]*\n(.*?\n)---[ \t]*(?:\n|\Z)", re.S)
+# (fence, its parser): Jekyll and Hugo's YAML, Hugo's TOML.
+_FRONT_MATTERS = ((re.compile(r"\A---[ \t]*\n(.*?\n)---[ \t]*(?:\n|\Z)", re.S), yaml.safe_load),
+                  (re.compile(r"\A\+\+\+[ \t]*\n(.*?\n)\+\+\+[ \t]*(?:\n|\Z)", re.S), tomllib.loads))
 _FRONT_MATTER_MAX_ITEMS = 100
 _FRONT_MATTER_MAX_CHARS = 2000
 
@@ -189,20 +192,21 @@ def _safe_front_matter(data: dict) -> dict:
 
 
 def split_front_matter(text: str) -> tuple[dict, str]:
-    """YAML front matter (if any) and the rest of a Markdown document.
+    """YAML or TOML front matter (if any) and the rest of a Markdown document.
 
-    Front matter that does not parse (bad YAML, impossible dates, absurd nesting) is left
-    in the text; values are reduced to scalars and flat lists so no document can smuggle
+    Front matter that does not parse (bad YAML or TOML, impossible dates, absurd nesting) is
+    left in the text; values are reduced to scalars and flat lists so no document can smuggle
     a huge or deeply nested structure into the metadata.
     """
-    match = _FRONT_MATTER.match(text)
-    if not match:
-        return {}, text
-    try:
-        data = yaml.safe_load(match.group(1))
-    except Exception:  # noqa: BLE001 - yaml raises YAMLError, ValueError, RecursionError...
-        return {}, text
-    return (_safe_front_matter(data) if isinstance(data, dict) else {}), text[match.end():]
+    for fence, parse in _FRONT_MATTERS:
+        match = fence.match(text)
+        if match:
+            try:
+                data = parse(match.group(1))
+            except Exception:  # noqa: BLE001 - yaml and tomllib raise their errors, ValueError, RecursionError...
+                return {}, text
+            return (_safe_front_matter(data) if isinstance(data, dict) else {}), text[match.end():]
+    return {}, text
 
 
 def blocks(text: str, budget: CleaningBudget) -> tuple[list[Block], dict]:

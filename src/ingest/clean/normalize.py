@@ -2,6 +2,8 @@
 
 Each block ends as one line of NFKC-normalised text without invisible or control
 characters; empty blocks, bare bullets and web chrome (`clean/chrome.txt`) are dropped.
+A table row keeps every cell, empty ones too, so that the n-th cell of every row stands
+under the n-th header cell (`extract/claims.py` reads column headers that way).
 """
 
 from __future__ import annotations
@@ -27,6 +29,9 @@ _CJK_CHAR = r"[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff\uff00-\uffef]"
 _SOFTBREAK_CJK = re.compile(rf"(?<={_CJK_CHAR})\n(?={_CJK_CHAR})")
 # Marks table cells inside a block's text until `finish` joins them with CELL_SEPARATOR.
 CELL_MARK = "\x04"
+# A pipe inside a cell ("`a \\| b`" in Markdown) loses its spaces, so that a row's text splits
+# back into its columns (records.cell_spans).
+_PIPE_IN_CELL = re.compile(r" *\| *")
 
 
 @lru_cache(maxsize=1)
@@ -55,8 +60,10 @@ def finish(blocks: Iterable[Block]) -> list[Block]:
     for block in blocks:
         cells = _SOFTBREAK_CJK.sub("", block.text).split(CELL_MARK)
         cells = [normalize_text(cell).replace("\n", " ").strip() for cell in cells]
-        text = CELL_SEPARATOR.join(cell for cell in cells if cell)
-        if not text or text.casefold() in chrome or _BULLET_ONLY.match(text):
+        if len(cells) > 1:
+            cells = [_PIPE_IN_CELL.sub("|", cell) for cell in cells]
+        text = CELL_SEPARATOR.join(cells).strip()
+        if not any(cells) or text.casefold() in chrome or _BULLET_ONLY.match(text):
             continue
         finished.append(Block(block.kind, text))
     return finished

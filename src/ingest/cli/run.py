@@ -34,8 +34,9 @@ def _run_option(name: str, help_text: str | None = None) -> Any:
     environment variable, help text and default, all from RunOptions."""
     meta = _field(name).metadata
     flags = meta["flags"] or ("--" + name.replace("_", "-"),)
-    return typer.Option(_field(name).default, *flags, envvar=meta["env"], metavar=meta["metavar"],
-                        help=help_text or meta["help"])
+    default = _field(name).default
+    return typer.Option(list(default) if isinstance(default, tuple) else default, *flags, envvar=meta["env"],
+                        metavar=meta["metavar"], help=help_text or meta["help"])
 
 
 def warehouse_option(help_text: str | None = None) -> Any:
@@ -56,7 +57,7 @@ _OWN_OPTIONS = [
         False, "--allow-failures", help="Exit 0 even when some files failed (they are still listed).")),
 ]
 # Paths on the command line are files or folders, given as arguments; the rest are options.
-_CLI_TYPES: dict[str, Any] = {"paths": List[Path], "warehouse_path": Path, "reports_dir": Path}
+_CLI_TYPES: dict[str, Any] = {"paths": List[Path], "warehouse_path": Path, "reports_dir": Path, "exclude": List[str]}
 
 
 def _parameters() -> list[inspect.Parameter]:
@@ -164,7 +165,7 @@ def _run_flow(options: RunOptions, server: str | None, progress) -> dict:
             say("Prefect: starting a temporary server for this run (it stops with the run)", err)
             say(f"Prefect: temporary server at {stack.enter_context(temporary_server())}", err)
         stack.enter_context(progress_to(progress))
-        return ingest(**{**options.as_dict(), "paths": list(options.paths)})
+        return ingest(**{**options.as_dict(), "paths": list(options.paths), "exclude": list(options.exclude)})
 
 
 def _print_result(result: dict) -> None:
@@ -174,6 +175,8 @@ def _print_result(result: dict) -> None:
         say(f"  failed {doc_id}: {reason}")
     for doc_id in missing:
         say(f"  missing {doc_id}: file gone; its rows leave the checks (`{command('prune')}` removes them)")
+    for doc_id, reason in (result.get("excluded") or {}).items():
+        say(f"  excluded {doc_id}: {reason}")
     for message in result.get("warnings") or []:
         warn(message)
     for pair in result.get("missing_pairs") or []:

@@ -22,10 +22,10 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
-from typing import Iterable, Sequence
+from typing import Sequence
 
 from ..lang import common_rules, profile
-from ..records import CELL_SEPARATOR, HEADING, TABLE_ROW
+from ..records import HEADING, TABLE_ROW, cell_spans
 from .conditions import conditions
 from .entities import COUNT, MATURITY, MULTIPLIER, PERCENT, QUANTITY, VERSION, Entity
 from .glossary import SubjectMention, glossary
@@ -77,14 +77,6 @@ def _nearest(mentions: Sequence[SubjectMention], start: int, end: int) -> Subjec
         return (start - m.end, 0) if m.end <= start else (m.start - end, 1)
     outside = [m for m in mentions if m.end <= start or m.start >= end]
     return min(outside, key=distance, default=None)
-
-
-def _cells(text: str) -> Iterable[tuple[int, int]]:
-    """(start, end) of each cell of a table-row segment."""
-    start = 0
-    for part in text.split(CELL_SEPARATOR):
-        yield start, start + len(part)
-        start += len(part) + len(CELL_SEPARATOR)
 
 
 def _head_mention(mentions: Sequence[SubjectMention], lang: str) -> SubjectMention | None:
@@ -156,7 +148,7 @@ class ClaimBuilder:
     def _table_row(self, segment: SegmentInput) -> list[Claim]:
         """A header row of maturity labels ("Beta | Prototype | Performance") sets each column's
         maturity for the feature names in the rows below it."""
-        cells = list(_cells(segment.text))
+        cells = cell_spans(segment.text)
         header = [self._column_label(segment, start, end) for start, end in cells]
         if all(label is not None for label in header):
             self.column_maturity = [label or None for label in header]

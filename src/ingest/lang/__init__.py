@@ -3,8 +3,8 @@
 A profile folder `<code>/` holds `language.yaml` (facts: the spaCy pipeline, how the
 script is recognised, numerals and magnitudes, how else numbers are written (`numbers`:
 number words, scales, multiplier words, counters, range joiners, reference and version
-words), sentence ends, the month suffix, metadata labels, whether headings name their
-subject last) and optionally `rules.yaml` (entity
+words), sentence ends, the month suffix, metadata labels and byline
+patterns, whether headings name their subject last) and optionally `rules.yaml` (entity
 rules: maturity words, counters, attribute words, section headings). `common.yaml` holds
 the rules every language shares (products, hardware, units...).
 
@@ -55,6 +55,7 @@ class LanguageProfile:
     magnitudes: dict[str, float]
     month_suffix: str | None
     metadata_labels: dict[str, list[str]]
+    bylines: dict[str, list[str]]  # regexes of unlabelled lines naming a date (group 'date') or a person ('who')
     script: Script
     numbers: dict[str, Any]  # number words, scales, multipliers, counters, range joiners... (extract/notation)
     since: dict[str, list[str]]  # words before/after a release that make it an earlier one ("since 2.2")
@@ -80,6 +81,7 @@ def _profile(folder: Traversable) -> LanguageProfile:
         bullets=facts.get("bullets", ""), quotes=tuple(facts.get("quotes") or ()), numerals=dict(facts.get("numerals") or {}),
         magnitudes={k: float(v) for k, v in (facts.get("magnitudes") or {}).items()},
         month_suffix=facts.get("month_suffix"), metadata_labels=dict(facts.get("metadata_labels") or {}),
+        bylines={k: list(v or []) for k, v in (facts.get("bylines") or {}).items()},
         script=Script(**(facts.get("script") or {})), numbers=dict(facts.get("numbers") or {}),
         since={k: list(v or []) for k, v in (facts.get("since") or {}).items()},
         anaphora=tuple(w.casefold() for w in facts.get("anaphora") or ()),

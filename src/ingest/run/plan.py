@@ -37,13 +37,13 @@ class Plan:
 
 
 def plan_run(con: duckdb.DuckDBPyConnection, paths: Sequence[str], fingerprint: str,
-             follow_links: bool = False) -> Plan:
+             follow_links: bool = False, exclude: Sequence[str] = ()) -> Plan:
     """Mark gone documents `missing`, discover the inputs with the identities the warehouse
     knows, and leave out those it holds with the same bytes and fingerprint."""
     stored = warehouse.stored_documents(con)
     gone = mark_gone(con, stored)
     sources = discover(paths, follow_links=follow_links, known=known_sources(stored, gone),
-                       extra=orphaned_copies(stored, gone, paths))
+                       extra=orphaned_copies(stored, gone, paths), exclude=exclude)
     skip = unchanged(sources, {row["doc_id"]: row for row in stored}, fingerprint)
     return Plan(len(sources), sorted(skip), [s for s in sources if s.doc_id not in skip], sorted(gone))
 

@@ -56,6 +56,7 @@ class RunSummary:
     failed: dict[str, str] = field(default_factory=dict)
     duplicates: dict[str, str] = field(default_factory=dict)
     missing: list[str] = field(default_factory=list)  # documents whose file this run found gone
+    excluded: dict[str, str] = field(default_factory=dict)  # doc_id -> the pattern that excluded it
     missing_pairs: list[str] = field(default_factory=list)
     report_paths: list[str] = field(default_factory=list)
     work: dict[str, int] = field(default_factory=dict)  # stage -> documents computed this run
@@ -70,6 +71,8 @@ class RunSummary:
             self.loaded.append(outcome.doc_id)
         elif outcome.status == Status.DUPLICATE:
             self.duplicates[outcome.doc_id] = outcome.duplicate_of or ""
+        elif outcome.status == Status.EXCLUDED:
+            self.excluded[outcome.doc_id] = outcome.error or ""
         else:
             self.failed[outcome.doc_id] = outcome.error or "unknown error"
 
@@ -79,13 +82,14 @@ class RunSummary:
                 "skipped": len(self.skipped), "failed": len(self.failed), "duplicates": len(self.duplicates),
                 "missing": self.missing, "missing_pairs": self.missing_pairs, "reports": self.report_paths,
                 "errors": self.failed, "work": self.work, "cached": self.cached, "warnings": self.warnings,
-                "filled": self.filled, "waiting": self.waiting, "line": self.line(), "stages_line": self.stages_line(),
+                "filled": self.filled, "waiting": self.waiting, "excluded": self.excluded, "line": self.line(), "stages_line": self.stages_line(),
                 **extra}
 
     def line(self) -> str:
         return (f"{self.n_files} files: {len(self.loaded)} loaded, {len(self.skipped)} unchanged (skipped), "
                 f"{len(self.failed)} failed, {len(self.duplicates)} duplicate"
-                + (f", {len(self.missing)} missing (file gone)" if self.missing else ""))
+                + (f", {len(self.missing)} missing (file gone)" if self.missing else "")
+                + (f", {len(self.excluded)} excluded" if self.excluded else ""))
 
     def planned(self, plan: Plan) -> None:
         """Take what the plan found: the files, the unchanged ones, the gone ones."""
@@ -133,7 +137,8 @@ class Run:
         run's engine (once, by the single writer)."""
         con = warehouse.connect(self.options.warehouse_path)
         try:
-            plan = plan_run(con, self.options.paths, self.fingerprint, self.options.follow_links)
+            plan = plan_run(con, self.options.paths, self.fingerprint, self.options.follow_links,
+                            self.options.exclude)
             if self.engine.package_keys():
                 self.engine = CachedEngine(self.engine, snapshot(con, self.engine.package_keys()))
         finally:

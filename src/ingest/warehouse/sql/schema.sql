@@ -20,7 +20,7 @@ CREATE TABLE IF NOT EXISTS documents (
     release          VARCHAR,               -- product + version the article is about
     release_note     VARCHAR,               -- set when title and body name different releases
     text             VARCHAR,               -- cleaned text; segment offsets point into it
-    status           VARCHAR NOT NULL,      -- ok | failed | duplicate | missing (file gone; `ingest prune`)
+    status           VARCHAR NOT NULL,      -- ok | failed | duplicate | missing (file gone; `ingest prune`) | excluded (--exclude, .ingestignore)
     error            VARCHAR,               -- why, and what to do, when not ok
     duplicate_of     VARCHAR,
     pipeline_version VARCHAR,
