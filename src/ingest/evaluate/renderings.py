@@ -266,11 +266,40 @@ def findings_from(con: duckdb.DuckDBPyConnection) -> list[Finding]:
                                         str(row.get("text_a") or row["value_a"] or "")),
                              Side(names.get(row["doc_b"], row["doc_b"]), row["evidence_b"] or "",
                                   str(row.get("text_b") or row["value_b"] or "")), row.get("kind") or ""))
+    found += _group_conflicts(con, names)
     if _has_view(con, "agreements"):
         for row in dicts(con, "SELECT * FROM agreements"):
             found.append(Finding("agreement", Side(names[row["doc_a"]], row["evidence_a"], row["text_a"]),
                                  Side(names[row["doc_b"]], row["evidence_b"], row["text_b"])))
     found += _corroborated_claims(con, names)
+    return found
+
+
+def _group_conflicts(con: duckdb.DuckDBPyConnection, names: dict[str, str]) -> list[Finding]:
+    """A conflict between groups of documents links every document of one side with every document
+    of the other, each with its own sentence (the conflicts row shows each group's first)."""
+    rows = dicts(con, """
+        SELECT f.severity, f.kind, f.docs_a, f.docs_b, c.doc_id, c.value, c.evidence,
+               -- a maturity as written and as normalised ("ベータ beta"): labels quote either
+               CASE WHEN f.attribute = 'maturity' THEN concat_ws(' ', e.text, c.value) ELSE coalesce(e.text, c.value) END
+                 AS written
+        FROM conflicts f
+        JOIN claim_clusters c ON c.key_subject = f.subject AND c.attribute = f.attribute AND c.scope = f.scope
+         AND c.conditions IS NOT DISTINCT FROM f.conditions AND c.baseline IS NOT DISTINCT FROM f.baseline
+        LEFT JOIN entities e ON e.doc_id = c.doc_id AND e.seg_idx = c.seg_idx AND e.char_start = c.char_start
+         AND e.char_end = c.char_end
+        WHERE f.kind IN ('maturity_conflict', 'value_conflict')""")
+    by_conflict: dict[tuple, list[dict]] = defaultdict(list)
+    for row in rows:
+        by_conflict[(row["severity"], row["kind"], tuple(row["docs_a"]), tuple(row["docs_b"]))].append(row)
+    found = []
+    for (severity, kind, docs_a, docs_b), members in by_conflict.items():
+        sides = [[m for m in members if m["doc_id"] in docs] for docs in (docs_a, docs_b)]
+        for x in sides[0]:
+            for y in sides[1]:
+                found.append(Finding("contradiction" if severity == "contradiction" else "note",
+                                     Side(names[x["doc_id"]], x["evidence"], x["written"]),
+                                     Side(names[y["doc_id"]], y["evidence"], y["written"]), kind))
     return found
 
 
