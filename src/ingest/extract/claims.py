@@ -94,8 +94,10 @@ def _head_mention(mentions: Sequence[SubjectMention], lang: str) -> SubjectMenti
 class ClaimBuilder:
     """Builds the claims of one document, segment by segment, carrying section context."""
 
-    def __init__(self, doc_id: str, release: str | None, lang: str, release_source: str | None = None) -> None:
+    def __init__(self, doc_id: str, release: str | None, lang: str, release_source: str | None = None,
+                 title: str | None = None) -> None:
         self.doc_id = doc_id
+        self.title = title  # the document's title: the release it names was weighed against the body's
         self.doc_release, self.doc_release_source = release, release_source if release else None
         self.release, self.release_source = self.doc_release, self.doc_release_source
         self.lang = lang
@@ -175,7 +177,7 @@ class ClaimBuilder:
         mentions = subject_mentions(segment.text, segment.entities)
         self.section_subject = tagged_feature(segment.text, segment.entities) or _head_mention(mentions, segment.lang)
         named = releases_in(segment.entities)
-        if named:
+        if named and segment.text != self.title:
             self.release, self.release_source = named[0], "heading"
         section_maturity = self._maturity_section(segment.text)
         if section_maturity:
@@ -359,7 +361,7 @@ def _size(value: float) -> str:
 
 
 def build_claims(doc_id: str, lang: str, release: str | None, segments: Sequence[SegmentInput],
-                 release_source: str | None = None) -> list[Claim]:
+                 release_source: str | None = None, title: str | None = None) -> list[Claim]:
     """All claims of one document, deduplicated by claim id."""
-    claims = ClaimBuilder(doc_id, release, lang, release_source).build(segments)
+    claims = ClaimBuilder(doc_id, release, lang, release_source, title).build(segments)
     return list({claim.claim_id: claim for claim in claims}.values())

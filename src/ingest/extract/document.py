@@ -69,7 +69,8 @@ def extract_document(prepared: PreparedDocument, run_id: str, fingerprint: str) 
     title_entities = find_entities(prepared.metadata.title, doc_lang) if prepared.metadata.title else []
     described = document_release(prepared.metadata.title, title_entities, inputs, prepared.metadata.source_url)
     release, note = described.release, described.note
-    claims = build_claims(prepared.source.doc_id, prepared.lang, release, inputs, described.source)
+    claims = build_claims(prepared.source.doc_id, prepared.lang, release, inputs, described.source,
+                          prepared.metadata.title)
     return ExtractedDocument(prepared, DocumentRows(
         document_row(prepared, run_id, fingerprint, release, note), segments=as_rows(prepared.segments),
         entities=entity_rows, mentions=mention_rows, claims=as_rows(claims), translation_issues=issues,

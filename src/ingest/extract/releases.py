@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Iterable, Sequence
 
 from ..lang import profile
+from ..records import HEADING
 from .entities import VERSION, Entity
 from .rules import release_products, release_products_named
 from .segments import SegmentInput
@@ -57,25 +58,40 @@ def is_earlier(segment: SegmentInput, entity: Entity) -> bool:
             or after.startswith(tuple(since.get("after", ()))))
 
 
+# What the body says about the release it describes, beyond counting: the first release the body
+# names (an article announces its release at the top: "We are excited to announce PyTorch 2.6")
+# and the release the original's URL names (".../blog/pytorch2-6") weigh as much as two mentions.
+LEAD_WEIGHT = 2
+URL_WEIGHT = 2
+
+
 def document_release(title: str | None, title_entities: Sequence[Entity], segments: Sequence[SegmentInput],
                      source_url: str | None = None) -> DocumentRelease:
     """The release a document describes: its body's when the body clearly describes another
-    release than its title names (the title is then noted), else its title's, else the one in
-    its original URL, else the one its body names most. Releases the body counts from ("since
-    2.2") do not count, and when the title names a product, only that product's releases do."""
+    release than its title names (the title is then noted: a 2.6 article under a 2.5 header),
+    else its title's, else the one in its original URL, else the one its body names most.
+    Releases the body counts from ("since 2.2") do not count, and when the title names a product,
+    only that product's releases do. The body's evidence is its mentions, its lead and the
+    original's URL."""
     in_title = releases_in(title_entities)
     products = release_products_named(title or "")
-    body = Counter(e.norm for s in segments for e in s.entities
-                   if e.label == VERSION and e.product in release_products()
-                   and (not products or e.product in products) and not is_earlier(s, e))
+    mentions = [e.norm for s in segments if not (s.kind == HEADING and s.text == title) for e in s.entities
+                if e.label == VERSION and e.product in release_products()
+                and (not products or e.product in products) and not is_earlier(s, e)]
+    body = Counter(mentions)
+    if mentions:
+        body[mentions[0]] += LEAD_WEIGHT
+    from_url = _url_release(source_url, title)
+    if from_url:
+        body[from_url] += URL_WEIGHT
     body_top = body.most_common(1)[0][0] if body else None
     if in_title:
         release = in_title[0]
         if body_top and body_top != release and body[body_top] >= max(3, 2 * body[release]):
             return DocumentRelease(body_top, "body", f"the title names {release} but the body describes {body_top} "
-                                                     f"({body[body_top]} mentions vs {body[release]})")
+                                                     f"(evidence {body[body_top]} against {body[release]}: "
+                                                     "mentions, the lead and the original's URL)")
         return DocumentRelease(release, "title")
-    from_url = _url_release(source_url, title)
     if from_url:
         return DocumentRelease(from_url, "url")
     return DocumentRelease(body_top, "body" if body_top else None)
