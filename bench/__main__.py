@@ -20,7 +20,7 @@ Builds the scale corpus (bench/corpus.py), then, each measurement in its own pro
    and the flow with its stages on 2 local Dask workers against the flow on one process.
 
 Results: bench/results/latest.json, bench/results/latest.md (also printed) and the
-README section between `<!-- bench:start -->` and `<!-- bench:end -->`.
+section of docs/benchmarks.md between `<!-- bench:start -->` and `<!-- bench:end -->`.
 """
 
 from __future__ import annotations
@@ -45,6 +45,7 @@ from bench.report import evaluate, render_markdown, speedups, stage_rows, update
 
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "bench" / "results"
+BENCHMARKS_DOC = ROOT / "docs" / "benchmarks.md"  # its section between the bench markers is rewritten
 
 
 def log(message: str) -> None:
@@ -188,7 +189,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--budget-minutes", type=float, default=40.0,
                         help="skip sizes above --stage-size whose projected time would exceed this total (0: no limit)")
     parser.add_argument("--check-cap", type=float, default=60.0, help="seconds after which a check query is stopped")
-    parser.add_argument("--no-readme", action="store_true", help="do not update the README section")
+    parser.add_argument("--no-readme", action="store_true", help="do not update the section of docs/benchmarks.md")
     parser.add_argument("--out", type=Path, default=RESULTS / "latest.json")
     parser.add_argument("--against", metavar="GIT_REF[,GIT_REF]",
                         help="measure nothing else: time --pairs uncached runs of the --stage-size corpus, this "
@@ -201,7 +202,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-translate", action="store_true", help="leave out the translation benchmark")
     parser.add_argument("--no-prefect", action="store_true", help="leave out the Prefect and Dask benchmark")
     parser.add_argument("--render", type=Path, metavar="RESULTS_JSON",
-                        help="measure nothing: re-render the Markdown, goals and README section from a results file")
+                        help="measure nothing: re-render the Markdown, goals and docs/benchmarks.md section from a "
+                             "results file")
     args = parser.parse_args(argv)
     if args.render:
         return render_only(args.render, args.out, readme=not args.no_readme)
@@ -326,7 +328,7 @@ def main(argv: list[str] | None = None) -> int:
     args.out.with_suffix(".md").write_text(markdown, "utf-8")
     print(markdown)
     if not args.no_readme:
-        update_readme(ROOT / "README.md", results, markdown)
+        update_readme(BENCHMARKS_DOC, results, markdown)
     log(f"done in {results['total_bench_s'] / 60:.1f} min; results in {args.out}")
     return 0
 
@@ -405,7 +407,7 @@ def render_only(source: Path, out: Path, readme: bool) -> int:
     out.with_suffix(".md").write_text(markdown, "utf-8")
     print(markdown)
     if readme:
-        update_readme(ROOT / "README.md", results, markdown)
+        update_readme(BENCHMARKS_DOC, results, markdown)
     return 0
 
 

@@ -17,7 +17,7 @@ STAGE_NOTES = {
     "clean": "clean + metadata",
     "segment": "segment + the rest of prepare_document (records, per-segment loop)",
     "translate": "default engine, no package installed: the untranslated path",
-    "cache": "stage cache (pickles) and batching",
+    "cache": "stage cache (zlib-compressed JSON) and batching",
     "check": "Run.finish: record the run, consistency views, reports",
 }
 CHECK_VIEWS = ("conflicts", "corroborations", "aligned_number_mismatches")
