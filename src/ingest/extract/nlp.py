@@ -38,6 +38,10 @@ class SudachiSurfaceTokenizer(DummyTokenizer):
         words, spaces = get_words_and_spaces([w for w in surfaces if not w.isspace()], text)
         return Doc(self.vocab, words=words, spaces=spaces)
 
+    def dictionary_forms(self, text: str) -> list[str]:
+        """The words of `text` as a dictionary lists them ("削減し" -> "削減する")."""
+        return [m.dictionary_form() for m in self._tokenizer.tokenize(text) if not m.surface().isspace()] if text else []
+
 
 @spacy.registry.tokenizers("ingest.SudachiSurfaceTokenizer.v1")
 def create_sudachi_surface_tokenizer(split_mode: str = "A"):
@@ -72,6 +76,14 @@ class IngestEntities:
 @Language.factory("ingest_entities", default_config={"lang": "en"})
 def make_ingest_entities(nlp: Language, name: str, lang: str) -> IngestEntities:
     return IngestEntities(lang)
+
+
+def words(text: str, lang: str) -> list[str]:
+    """The words of `text` by the language's pipeline, in the form its dictionary looks them up."""
+    tokenizer = get_nlp(lang).tokenizer
+    if isinstance(tokenizer, SudachiSurfaceTokenizer):
+        return tokenizer.dictionary_forms(text)
+    return [token.text for token in tokenizer(text) if not token.is_space]
 
 
 def get_nlp(lang: str) -> Language:

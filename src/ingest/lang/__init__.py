@@ -51,6 +51,8 @@ class LanguageProfile:
     clause_marks: str            # marks that end a clause, not a sentence ("、")
     bullets: str                 # signs that open a list item in plain text ("・")
     quotes: tuple[str, ...]      # quotation mark pairs that set off a name ("「」")
+    stopwords: tuple[str, ...]   # words that carry no concept (function words, particles): `extract.lexicon`
+    lexicon: dict[str, str] | None  # the bilingual dictionary of the language's words (`extract.lexicon`)
     numerals: dict[str, int]
     magnitudes: dict[str, float]
     month_suffix: str | None
@@ -78,7 +80,8 @@ def _profile(folder: Traversable) -> LanguageProfile:
         code=code, name=facts.get("name", code), spacy_lang=spacy.get("lang", FALLBACK),
         tokenizer=spacy.get("tokenizer"), head_final=bool(facts.get("head_final")),
         sentence_ends=facts.get("sentence_ends", ""), clause_marks=facts.get("clause_marks", ""),
-        bullets=facts.get("bullets", ""), quotes=tuple(facts.get("quotes") or ()), numerals=dict(facts.get("numerals") or {}),
+        bullets=facts.get("bullets", ""), quotes=tuple(facts.get("quotes") or ()),
+        stopwords=tuple(str(w) for w in facts.get("stopwords") or ()), lexicon=facts.get("lexicon"), numerals=dict(facts.get("numerals") or {}),
         magnitudes={k: float(v) for k, v in (facts.get("magnitudes") or {}).items()},
         month_suffix=facts.get("month_suffix"), metadata_labels=dict(facts.get("metadata_labels") or {}),
         bylines={k: list(v or []) for k, v in (facts.get("bylines") or {}).items()},
