@@ -21,7 +21,7 @@ import pytest
 
 from ingest import warehouse
 from ingest.flow import artifact_key
-from ingest.settings import RunOptions, describe
+from ingest.settings import TRANSLATE_MODES, RunOptions, describe
 from prefect_fixtures import MAKE, UV, api_get, api_post, process_alive, serve_env
 from scripts import prefect_local
 from seed_fixtures import ROOT
@@ -85,6 +85,9 @@ def test_ingest_run_reports_to_the_served_server_and_shows_in_flow_run_ls(served
     assert any(run["parameters"].get("warehouse_path") == str(tmp_path / "w.duckdb") for run in runs)
 
 
+SUMMARY = "4 files: 4 loaded, 0 unchanged (skipped), 0 failed, 0 duplicate"
+
+
 def test_deployment_run_watch_completes_and_fills_the_warehouse(served, seeds_copy, tmp_path):
     db, reports = tmp_path / "w.duckdb", tmp_path / "reports"
     started = time.monotonic()
@@ -95,7 +98,23 @@ def test_deployment_run_watch_completes_and_fills_the_warehouse(served, seeds_co
     assert "Flow run finished successfully in 'Completed'" in result.stdout
     flow_run = api_get(served.api_url, f"/flow_runs/{_flow_run_id(result.stdout)}")
     assert flow_run["state"]["type"] == "COMPLETED"
-    assert flow_run["state"]["message"] == "4 files: 4 loaded, 0 unchanged (skipped), 0 failed, 0 duplicate"
+    assert flow_run["state"]["message"] == SUMMARY
+    # named after its inputs and start, not Prefect's random adjective-animal
+    assert re.fullmatch(r"ingest seeds \d{4}-\d\d-\d\d \d\d:\d\d \S+", flow_run["name"]), flow_run["name"]
+
+    # --watch prints the run's log (streamed by the served server) and its summary line ends it;
+    # only Prefect's own "Finished in state" line may follow, quoting it (--watch waits 3 s for
+    # log lines after the final state). Rich wraps lines at the pipe's 80 columns, so the output
+    # is compared with its whitespace collapsed; ▪ starts a log line, ● an event.
+    watched = " ".join(result.stdout.split()).split(" Flow run finished successfully")[0]
+    logged = [item.strip() for item in re.split(r"(?=[▪●] )", watched) if item.startswith("▪")]
+    summaries = [i for i, line in enumerate(logged) if line.endswith(SUMMARY)]
+    assert summaries, logged[-3:]
+    assert all(line.endswith(f"Finished in state Completed('{SUMMARY}')") for line in logged[summaries[-1] + 1:])
+    # the same in the log the server keeps (the UI's Logs tab)
+    logs = api_post(served.api_url, "/logs/filter", {"logs": {"flow_run_id": {"any_": [flow_run["id"]]}},
+                                                     "sort": "TIMESTAMP_ASC"})
+    assert [log["message"] for log in logs][-2:] == [SUMMARY, f"Finished in state Completed('{SUMMARY}')"]
 
     artifacts = api_post(served.api_url, "/artifacts/filter",
                          {"artifacts": {"flow_run_id": {"any_": [flow_run["id"]]}}})
@@ -104,18 +123,46 @@ def test_deployment_run_watch_completes_and_fills_the_warehouse(served, seeds_co
     assert {report_key, conflicts_key} <= set(by_key) and report_key.startswith("consistency-report-w-")
     assert "FlexAttention" in by_key[report_key]["data"]
     assert by_key[report_key]["type"] == "markdown" and by_key[conflicts_key]["type"] == "table"
+    # every row of the conflicts table names both documents and quotes both sentences
+    table = json.loads(by_key[conflicts_key]["data"])
+    flex = next(row for row in table if row["subject"] == "FlexAttention")
+    assert {flex["value_a"], flex["value_b"]} == {"beta", "prototype"}
+    assert all("FlexAttention" in flex[f"evidence_{side}"] for side in "ab")
+    assert {row["severity"] for row in table} == {"likely contradiction", "note"}
 
     con = warehouse.connect(db, read_only=True)
     try:
         statuses = con.execute("SELECT status, count(*) FROM documents GROUP BY 1").fetchall()
         contradictions = con.execute("SELECT subject FROM conflicts WHERE severity = 'contradiction' "
                                      "ORDER BY subject").fetchall()
+        con_rows = con.execute("SELECT doc_id FROM documents").fetchall()
     finally:
         con.close()
     assert statuses == [("ok", 4)]
+    documents = {doc_id for (doc_id,) in con_rows}
+    for row in table:
+        assert row["doc_a"] != row["doc_b"] and {row["doc_a"], row["doc_b"]} <= documents, row
+        assert row["evidence_a"] and row["evidence_b"], row
     assert ("flexattention",) in contradictions
     assert (reports / "consistency.md").exists() and (reports / "consistency.html").exists()
     print(f"deployment run --watch took {elapsed:.1f}s")
+
+
+def test_a_translate_value_outside_its_three_modes_is_refused_when_the_run_is_created(served):
+    deployment = api_get(served.api_url, "/deployments/name/ingest/ingest")
+    assert deployment["parameter_openapi_schema"]["properties"]["translate"]["enum"] == list(TRANSLATE_MODES)
+    runs_before = api_post(served.api_url, "/flow_runs/count", {})
+    started = time.monotonic()
+    result = served.run(*RUN, "-p", "translate=bogus", timeout=120)
+    elapsed = time.monotonic() - started
+    said = " ".join((result.stdout + result.stderr).split())
+    assert result.returncode == 1, said
+    assert "Validation failed for field 'translate'" in said
+    assert "'bogus' is not one of ['all', 'evidence', 'none']" in said
+    assert "Traceback" not in said
+    assert api_post(served.api_url, "/flow_runs/count", {}) == runs_before  # no run was created to fail later
+    assert elapsed < 60
+    print(f"refused in {elapsed:.1f}s")
 
 
 def test_the_port_is_chosen_once_and_reused_while_it_is_free(tmp_path, monkeypatch, capsys):

@@ -29,8 +29,9 @@ import logging
 import re
 import shutil
 from collections import deque
+from datetime import datetime
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Iterator, Literal, cast
 
 from prefect import flow, get_run_logger, task
 from prefect.artifacts import create_markdown_artifact, create_table_artifact
@@ -253,12 +254,29 @@ def _api_reachable_from_workers(dask: bool) -> Iterator[None]:
         yield
 
 
+# The flow's `translate` parameter is an enum in the deployment's parameter schema, so the server
+# refuses `-p translate=bogus` when the run is created instead of the run failing in the worker
+# ~40 s later. The values are settings.TRANSLATE_MODES (test_prefect_deployment checks they agree).
+TranslateMode = Literal["all", "evidence", "none"]
+
+
+def run_name() -> str:
+    """What a run ingests and when it started, `ingest seeds 2026-11-25 10:04 UTC`, for the UI and
+    `prefect flow-run ls` instead of Prefect's random names (a deployment run is renamed as it starts)."""
+    from prefect.runtime import flow_run
+
+    paths = flow_run.parameters.get("paths") or DEFAULTS.paths
+    names = [Path(str(p)).name or str(p) for p in paths]
+    inputs = ", ".join(names[:3]) + (f" +{len(names) - 3} more" if len(names) > 3 else "")
+    return f"ingest {inputs} {datetime.now().astimezone():%Y-%m-%d %H:%M %Z}"
+
+
 def ingest(paths: list[str] | None = None, warehouse_path: str = DEFAULTS.warehouse_path,
            reports_dir: str | None = DEFAULTS.reports_dir, batch_size: int = DEFAULTS.batch_size,
            max_concurrency: int = DEFAULTS.max_concurrency, dask: bool = DEFAULTS.dask,
            dask_address: str | None = DEFAULTS.dask_address, dask_workers: int = DEFAULTS.dask_workers,
            stage_cache: bool = DEFAULTS.stage_cache, follow_links: bool = DEFAULTS.follow_links,
-           translate: str = DEFAULTS.translate) -> State:
+           translate: TranslateMode = cast(TranslateMode, DEFAULTS.translate)) -> State:
     options = RunOptions(paths=tuple(paths or DEFAULTS.paths), warehouse_path=warehouse_path, reports_dir=reports_dir,
                          batch_size=batch_size, max_concurrency=max_concurrency, dask=dask,
                          dask_address=dask_address, dask_workers=dask_workers,
@@ -275,7 +293,8 @@ Relative paths are taken from the project root. The final state's message says h
 documents were loaded, skipped and failed.
 
 """ + args_section(RunOptions)
-ingest = flow(name="ingest", persist_result=False, task_runner=ThreadPoolTaskRunner(max_workers=1))(ingest)
+ingest = flow(name="ingest", flow_run_name=run_name, persist_result=False,
+              task_runner=ThreadPoolTaskRunner(max_workers=1))(ingest)
 
 
 def _ingest(options: RunOptions) -> State:
@@ -306,9 +325,12 @@ def _ingest(options: RunOptions) -> State:
     report_task(options.warehouse_path, options.reports_dir, run.summary, run.row(),
                 str(run.cache_dir) if run.cache_dir else None, options.translate)
     summary = run.summary
-    logger.info(summary.line())
     logger.info(summary.stages_line())
     workers = sorted({batch.worker for batch in staged if batch.worker})
     if workers:
         logger.info("stage batches ran on: %s", ", ".join(workers))
+    # Last, so that it ends the run's log and what `prefect deployment run --watch` prints (which
+    # shows the final state's name, not its message); Prefect's "Finished in state" line follows it
+    # and quotes it as the state's message.
+    logger.info(summary.line())
     return Completed(message=summary.line(), data=summary.result(warehouse=options.warehouse_path, workers=workers))
