@@ -64,6 +64,9 @@ def test_run_with_prefect_uses_a_temporary_server_and_stops_it(tmp_path):
     assert result.exit_code == 0, result.output
     assert "4 files: 4 loaded" in result.output and (tmp_path / "r" / "consistency.html").exists()
     address = re.search(r"temporary server at (\S+)", result.output).group(1)
+    # Prefect's log is shown, but no "View at" link to a server that serves no UI and is gone
+    assert re.search(r"Beginning flow run 'ingest seeds \d{4}-\d\d-\d\d \d\d:\d\d \S+'", result.output)
+    assert "View at" not in result.output
     assert not prefect_server.answers(address, timeout=1)
 
 
