@@ -1,9 +1,11 @@
 """The project's local Prefect: `make serve` / `make stop` (also `python scripts/prefect_local.py status`).
 
-serve: start a Prefect server on 127.0.0.1 on a free port (SQLite under $PREFECT_HOME, by default
-the project's .prefect/, analytics off), wait until it is healthy, point the project's Prefect
-profile at it, create the `local` work pool (type process), deploy prefect.yaml, start a worker
-on the pool, print the UI address and the run command. The PIDs go to $PREFECT_HOME/*.pid.
+serve: start a Prefect server on 127.0.0.1 (SQLite under $PREFECT_HOME, by default the project's
+.prefect/, analytics off) on the port it had last time ($PREFECT_HOME/server.port) when that is
+free, else on a new free port that is then recorded; tell its UI that address; wait until it is
+healthy, point the project's Prefect profile at it, create the `local` work pool (type process),
+deploy prefect.yaml, start a worker on the pool, print the UI address and the run command. The
+PIDs go to $PREFECT_HOME/*.pid.
 stop: stop exactly the processes named by those PID files, and take the address out of the profile.
 
 Only the standard library here (and the `prefect` executable of this environment).
@@ -170,6 +172,78 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
+def port_is_free(port: int) -> bool:
+    """Whether a server could listen on 127.0.0.1:port now.
+
+    With SO_REUSEADDR, as uvicorn binds: the port of a server stopped a moment ago sits in
+    TIME_WAIT, which would block a plain bind but not the server, and must still count as free.
+    """
+    with socket.socket() as sock:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            sock.bind(("127.0.0.1", port))
+        except OSError:
+            return False
+    return True
+
+
+def port_file() -> Path:
+    return home() / "server.port"
+
+
+def server_port() -> int:
+    """The port for the server: the same every time, so the UI address and its bookmarks last.
+
+    $PREFECT_SERVER_API_PORT (Prefect's own setting) when set, and then it must be free; else the
+    port recorded in $PREFECT_HOME/server.port when it is free; else a new free port. The port
+    used is recorded for next time.
+    """
+    configured = os.environ.get("PREFECT_SERVER_API_PORT")
+    if configured:
+        try:
+            port = int(configured)
+        except ValueError:
+            raise SystemExit(f"PREFECT_SERVER_API_PORT={configured!r} is not a port number; set it to one "
+                             f"(e.g. 4200) or unset it to use the port recorded in {port_file()}") from None
+        if not port_is_free(port):
+            raise SystemExit(f"PREFECT_SERVER_API_PORT={port}, but port {port} on 127.0.0.1 is in use; "
+                             f"stop what listens there, or unset PREFECT_SERVER_API_PORT to use "
+                             f"the port recorded in {port_file()}")
+        port_file().write_text(f"{port}\n")
+        return port
+    try:
+        recorded = int(port_file().read_text().split()[0])
+    except (FileNotFoundError, ValueError, IndexError):
+        recorded = None
+    if recorded and port_is_free(recorded):
+        return recorded
+    port = free_port()
+    if recorded:
+        print(f"Port {recorded} (recorded in {port_file()}) is in use by another program; "
+              f"using port {port} from now on: the UI address changes.", flush=True)
+    port_file().write_text(f"{port}\n")
+    return port
+
+
+def server_env(port: int) -> dict[str, str]:
+    """The server's own settings. Each is needed because the server does not derive it itself:
+
+    - the UI asks /ui-settings for the API's address, which Prefect takes from PREFECT_API_URL,
+      else from PREFECT_SERVER_API_HOST/PORT (default 4200), never from `--port`: without these
+      every UI page says "Can't connect to Server API" at 127.0.0.1:4200;
+    - PREFECT_UI_URL is where the server's own links (automations, notifications) point;
+    - Prefect 3.8's server streams no logs by default, so `prefect deployment run --watch` showed
+      the run's events but none of its log lines (not even the summary line that ends it).
+    """
+    api_url = f"http://127.0.0.1:{port}/api"
+    return base_env() | {
+        "PREFECT_SERVER_API_HOST": "127.0.0.1", "PREFECT_SERVER_API_PORT": str(port),
+        "PREFECT_UI_API_URL": api_url, "PREFECT_UI_URL": api_url.removesuffix("/api"),
+        "PREFECT_SERVER_LOGS_STREAM_OUT_ENABLED": "true",
+        "PREFECT_SERVER_LOGS_STREAM_PUBLISHING_ENABLED": "true",
+    }
+
+
 def start_process(name: str, args: list[str], env: dict[str, str]) -> subprocess.Popen:
     logs = home() / "logs"
     logs.mkdir(parents=True, exist_ok=True)
@@ -187,11 +261,10 @@ def log_tail(name: str, lines: int = 30) -> str:
         return ""
 
 
-def start_server() -> str:
-    port = free_port()
+def start_server(port: int) -> str:
     api_url = f"http://127.0.0.1:{port}/api"
     process = start_process("server", [prefect_executable(), "server", "start", "--host", "127.0.0.1",
-                                       "--port", str(port)], base_env())
+                                       "--port", str(port)], server_env(port))
     deadline = time.monotonic() + HEALTH_TIMEOUT_S
     while not answers(api_url, timeout=2.0):
         if process.poll() is not None:
@@ -256,8 +329,10 @@ def serve() -> int:
             continue
         stop_pid(name)
     if not api_url:
-        print(f"Starting a Prefect server on 127.0.0.1 (home {home()}) ...", flush=True)
-        api_url = start_server()
+        port = server_port()
+        print(f"Starting a Prefect server on 127.0.0.1:{port} (home {home()}; the port is kept in "
+              f"{port_file()}) ...", flush=True)
+        api_url = start_server(port)
     set_profile_api_url(api_url)
     print(f"Server healthy at {api_url}; creating work pool `{POOL}`, deploying prefect.yaml ...", flush=True)
     prefect(["work-pool", "create", POOL, "--type", "process", "--overwrite"], api_url)
@@ -270,14 +345,27 @@ def serve() -> int:
     return 0
 
 
+def ui_api_url(ui: str) -> str | None:
+    """The API address the server's UI uses (what every page of the UI talks to)."""
+    try:
+        with urllib.request.urlopen(f"{ui}/ui-settings", timeout=10) as response:
+            return json.loads(response.read()).get("api_url")
+    except (urllib.error.URLError, OSError, ValueError):
+        return None
+
+
 def announce(api_url: str) -> None:
     ui = api_url.removesuffix("/api")
+    ui_api = ui_api_url(ui)
+    if ui_api != api_url:  # a server started by an older `make serve`: its UI cannot reach it
+        print(f"Warning: this server's UI talks to {ui_api or 'no API'} instead of {api_url}, so its pages "
+              f"say \"Can't connect to Server API\"; `make stop && make serve` restarts it with the right address.")
     if profiles_path() == (ROOT / ".prefect" / "profiles.toml").resolve():
         where = f"from this folder prefect.toml points Prefect at {profiles_path()},"
     else:
         where = f"with PREFECT_PROFILES_PATH={profiles_path()} Prefect reads"
     print(f"""
-Prefect UI:   {ui}
+Prefect UI:   {ui}   (port {ui.rsplit(":", 1)[1]}, kept in {port_file()} for the next `make serve`)
 Run the flow: {RUN_COMMAND}
               ({where}
                whose active profile `{PROFILE}` holds PREFECT_API_URL={api_url};

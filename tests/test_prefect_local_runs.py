@@ -4,6 +4,7 @@ the run, and fails fast, suggesting --no-prefect, when Prefect's home is not wri
 
 from __future__ import annotations
 
+import logging
 import os
 import re
 import shutil
@@ -57,13 +58,39 @@ def test_the_configured_server_is_found_without_importing_prefect(tmp_path, monk
     assert prefect_server.configured_api_url(tmp_path) == "http://127.0.0.1:2/api"
 
 
+class _Messages(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__()
+        self.messages: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.messages.append(record.getMessage())
+
+
 @pytest.mark.timeout(600)
 def test_run_with_prefect_uses_a_temporary_server_and_stops_it(tmp_path):
-    result = runner.invoke(app, ["run", str(_seeds(tmp_path)), "--warehouse", str(tmp_path / "w.duckdb"),
-                                 "--reports", str(tmp_path / "r"), "--prefect"])
+    # The flow run's log is read from Prefect's flow-run logger itself: its console handler writes to
+    # the stderr it was set up with (not the CliRunner's once an earlier test ran a flow), and
+    # Prefect's first logging setup replaces the loggers' handlers (pytest's caplog among them), so
+    # it is done here, before the handler is added (prefect.main runs it once per process).
+    import prefect.main  # noqa: F401
+
+    flow_log = _Messages()
+    logging.getLogger("prefect.flow_runs").addHandler(flow_log)
+    try:
+        result = runner.invoke(app, ["run", str(_seeds(tmp_path)), "--warehouse", str(tmp_path / "w.duckdb"),
+                                     "--reports", str(tmp_path / "r"), "--prefect"])
+    finally:
+        logging.getLogger("prefect.flow_runs").removeHandler(flow_log)
     assert result.exit_code == 0, result.output
     assert "4 files: 4 loaded" in result.output and (tmp_path / "r" / "consistency.html").exists()
     address = re.search(r"temporary server at (\S+)", result.output).group(1)
+    # the flow's log (the run named after its inputs) has no "View at" link to a server that serves
+    # no UI and is gone
+    logged = flow_log.messages
+    assert any(re.fullmatch(r"Beginning flow run 'ingest seeds \d{4}-\d\d-\d\d \d\d:\d\d \S+' for flow 'ingest'", m)
+               for m in logged), logged
+    assert not [m for m in logged if "View at" in m]
     assert not prefect_server.answers(address, timeout=1)
 
 

@@ -30,6 +30,7 @@ import logging
 import re
 import shutil
 from collections import deque
+from datetime import datetime
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -227,6 +228,17 @@ def _api_reachable_from_workers(dask: bool) -> Iterator[None]:
         yield
 
 
+def run_name() -> str:
+    """What a run ingests and when it started, `ingest seeds 2026-11-25 10:04 UTC`, for the UI and
+    `prefect flow-run ls` instead of Prefect's random names (a deployment run is renamed as it starts)."""
+    from prefect.runtime import flow_run
+
+    paths = flow_run.parameters.get("paths") or DEFAULTS.paths
+    names = [Path(str(p)).name or str(p) for p in paths]
+    inputs = ", ".join(names[:3]) + (f" +{len(names) - 3} more" if len(names) > 3 else "")
+    return f"ingest {inputs} {datetime.now().astimezone():%Y-%m-%d %H:%M %Z}"
+
+
 def ingest(**parameters: Any) -> State:
     return _ingest(RunOptions(**parameters).resolved(project_root()))
 
@@ -240,7 +252,8 @@ Relative paths are taken from the project root. The final state's message says h
 documents were loaded, skipped and failed.
 
 """ + args_section(RunOptions)
-ingest = flow(name="ingest", persist_result=False, task_runner=ThreadPoolTaskRunner(max_workers=1))(ingest)
+ingest = flow(name="ingest", flow_run_name=run_name, persist_result=False,
+              task_runner=ThreadPoolTaskRunner(max_workers=1))(ingest)
 
 
 def _ingest(options: RunOptions) -> State:
@@ -271,5 +284,8 @@ def _ingest(options: RunOptions) -> State:
     workers = sorted({batch.worker for batch in staged if batch.worker})
     if workers:
         logger.info("stage batches ran on: %s", ", ".join(workers))
-    logger.info(summary.line())  # last: what `prefect deployment run --watch` users read
+    # Last, so that it ends the run's log and what `prefect deployment run --watch` prints (which
+    # shows the final state's name, not its message); Prefect's "Finished in state" line follows it
+    # and quotes it as the state's message.
+    logger.info(summary.line())
     return Completed(message=summary.line(), data=summary.result(warehouse=options.warehouse_path, workers=workers))

@@ -111,7 +111,7 @@ def _server_env() -> dict[str, str]:
 @contextlib.contextmanager
 def temporary_server(timeout: float = STARTUP_TIMEOUT_S) -> Iterator[str]:
     """Start a Prefect server for this process, point Prefect at it, and stop it afterwards."""
-    from prefect.settings import PREFECT_API_URL, PREFECT_SERVER_EPHEMERAL_ENABLED, temporary_settings
+    from prefect.settings import PREFECT_API_URL, PREFECT_SERVER_EPHEMERAL_ENABLED, PREFECT_UI_URL, temporary_settings
 
     home = _writable_home()
     port = _free_port()
@@ -122,7 +122,10 @@ def temporary_server(timeout: float = STARTUP_TIMEOUT_S) -> Iterator[str]:
                                    env=_server_env(), stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT)
     try:
         _wait_until_healthy(process, api_url, timeout, log_path)
-        with temporary_settings(updates={PREFECT_API_URL: api_url, PREFECT_SERVER_EPHEMERAL_ENABLED: False}):
+        # No UI URL: this server serves no UI and stops with the run, so the "View at <url>" line
+        # Prefect prints for a flow run would lead nowhere (Prefect prints none without a UI URL).
+        with temporary_settings(updates={PREFECT_API_URL: api_url, PREFECT_SERVER_EPHEMERAL_ENABLED: False,
+                                         PREFECT_UI_URL: ""}):
             try:
                 yield api_url
             finally:

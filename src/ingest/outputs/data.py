@@ -284,9 +284,34 @@ def _notes(reader: _Reader) -> list[Note]:
 
 
 def conflict_table(data: ReportData) -> list[dict[str, str]]:
-    """One row per contradiction for a table artifact: subject, attribute, release, the values side by side."""
-    rows = [{"subject": f.subject, "attribute": f.attribute, "release": f.release or "",
-             "confidence": f"{f.confidence:.2f}", "values": " | ".join(f"{s.value} ({len(s.documents)} doc)"
-                                                                        for s in f.sides),
-             "verdict": f.arbiter or ""} for f in data.contradictions]
-    return rows or [{"result": "no contradictions"}]
+    """The contradictions and notes as rows of a table artifact, each row one pair: what side A
+    says, in which document and sentence, against side B.
+
+    A contradiction's first side (the most documents) is paired with each other side, so every
+    value it names appears; a side shows its first document's sentence (with its English when it
+    was translated) and how many documents state it. A note is the pair of sentences it compares.
+    """
+    rows = []
+    for finding in data.contradictions:
+        first, *others = finding.sides
+        for other in others:
+            rows.append({
+                "severity": f"{'likely' if finding.likely else 'possible'} contradiction",
+                "subject": finding.subject, "attribute": finding.attribute, "release": finding.release or "",
+                **_table_side("a", first.value, first.documents, first.evidence),
+                **_table_side("b", other.value, other.documents, other.evidence),
+                "confidence": f"{finding.confidence:.2f}", "explanation": finding.arbiter or ""})
+    for note in data.notes:
+        sides = [_table_side(name, "", [e.doc_id], [e]) for name, e in zip("ab", note.evidence)]
+        rows.append({"severity": "note", "subject": note.subject, "attribute": note.attribute,
+                     "release": note.release or "", **{k: v for side in sides for k, v in side.items()},
+                     "confidence": "", "explanation": note.explanation})
+    return rows or [{"result": "no contradictions and no notes"}]
+
+
+def _table_side(name: str, value: str, documents: list[str], evidence: list[Evidence]) -> dict[str, str]:
+    shown = evidence[0] if evidence else None
+    return {f"value_{name}": value, f"documents_{name}": str(len(documents)),
+            f"doc_{name}": shown.doc_id if shown else (documents[0] if documents else ""),
+            f"evidence_{name}": shown.text if shown else "",
+            f"evidence_en_{name}": (shown.text_en or "") if shown else ""}
