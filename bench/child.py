@@ -311,6 +311,10 @@ def task_checks(params: dict[str, Any]) -> dict[str, Any]:
     import duckdb
 
     from ingest import warehouse
+    try:
+        from ingest.check import update_checks
+    except ImportError:  # a checkout from before the check package: connecting applied the views
+        update_checks = None
 
     source = params["warehouse"]
     cap = float(params.get("cap_s", 60))
@@ -326,6 +330,8 @@ def task_checks(params: dict[str, Any]) -> dict[str, Any]:
             for table in ("documents", *warehouse.DOCUMENT_TABLES):
                 con.execute(f"INSERT INTO {table} SELECT * FROM src.{table} WHERE doc_id IN (SELECT doc_id FROM _docs)")
             con.execute("DETACH src")
+            if update_checks is not None:  # the views and the tables they read (renderings, verdicts)
+                update_checks(con)
             con.execute(f"SET memory_limit = '{params.get('memory_limit', '8GB')}'")
             point: dict[str, Any] = {"docs": int(k)}
             point["claims"] = con.execute("SELECT count(*) FROM claims").fetchone()[0]

@@ -74,9 +74,11 @@ def _segments(con: duckdb.DuckDBPyConnection, docs: Iterable[str]) -> dict[str, 
     if not ids:
         return {}
     names: dict[tuple[str, int], set[str]] = defaultdict(set)
-    for doc, seg, anchor in con.execute("SELECT doc_id, seg_idx, anchor FROM anchors WHERE kind IN ('name', 'url') "
-                                        "AND doc_id IN (SELECT unnest(?::VARCHAR[]))", [ids]).fetchall():
-        names[(doc, seg)].add(anchor)
+    concepts: dict[tuple[str, int], set[str]] = defaultdict(set)
+    for doc, seg, kind, anchor in con.execute("SELECT doc_id, seg_idx, kind, anchor FROM anchors "
+                                              "WHERE kind IN ('name', 'url', 'concept') "
+                                              "AND doc_id IN (SELECT unnest(?::VARCHAR[]))", [ids]).fetchall():
+        (concepts if kind == "concept" else names)[(doc, seg)].add(anchor)
     mentions: dict[tuple[str, int], list[Reading]] = defaultdict(list)
     for row in dicts(con, "SELECT * FROM mentions WHERE doc_id IN (SELECT unnest(?::VARCHAR[])) "
                           "ORDER BY doc_id, seg_idx, mention_idx", [ids]):
@@ -85,7 +87,7 @@ def _segments(con: duckdb.DuckDBPyConnection, docs: Iterable[str]) -> dict[str, 
     for doc, seg, kind, text in con.execute("SELECT doc_id, seg_idx, kind, text FROM segments WHERE doc_id IN "
                                             "(SELECT unnest(?::VARCHAR[])) ORDER BY doc_id, seg_idx", [ids]).fetchall():
         segments[doc].append(align.AlignSegment(seg, kind, text, frozenset(names[(doc, seg)]),
-                                                tuple(mentions[(doc, seg)])))
+                                                tuple(mentions[(doc, seg)]), frozenset(concepts[(doc, seg)])))
     return segments
 
 
@@ -146,26 +148,65 @@ def _refresh_groups(con: duckdb.DuckDBPyConnection) -> None:
 
 def _verdicts(con: duckdb.DuckDBPyConnection, original_of: dict[str, str | None],
               source_of: dict[str, str]) -> list[dict[str, Any]]:
-    """For every changed figure: which value the group's other renderings state, if any."""
-    rows = dicts(con, "SELECT * FROM mention_pairs")
-    agreeing: dict[tuple[str, int, int], set[tuple[str, int, int]]] = defaultdict(set)
+    """For every changed figure: which value the group's other renderings state, if any, and
+    whether another pair of the group already reports the same change (a figure changed in one of
+    three renderings differs from both others: one change, reported once, from the original's
+    side when it states the figure)."""
+    rows = dicts(con, "SELECT p.*, ma.norm AS norm_a, mb.norm AS norm_b FROM mention_pairs p "
+                      "JOIN mentions ma ON ma.doc_id = p.doc_a AND ma.seg_idx = p.seg_a AND ma.mention_idx = p.mention_a "
+                      "JOIN mentions mb ON mb.doc_id = p.doc_b AND mb.seg_idx = p.seg_b AND mb.mention_idx = p.mention_b "
+                      "ORDER BY p.doc_a, p.doc_b, p.seg_a, p.mention_a")
+    figure = _Figures()
+    # The partners a changed mention has, by their value: partners of one mention that state one
+    # value state one figure, even where their own sentences were not aligned with each other.
+    partners: dict[tuple[str, int, int], dict[str, tuple[str, int, int]]] = defaultdict(dict)
     for row in rows:
-        if row["relation"] in (AGREE, HEDGE):
-            a, b = (row["doc_a"], row["seg_a"], row["mention_a"]), (row["doc_b"], row["seg_b"], row["mention_b"])
-            agreeing[a].add(b)
-            agreeing[b].add(a)
-    verdicts = []
-    for row in rows:
-        if row["relation"] != CHANGED:
-            continue
         a, b = (row["doc_a"], row["seg_a"], row["mention_a"]), (row["doc_b"], row["seg_b"], row["mention_b"])
+        if row["relation"] in (AGREE, HEDGE):
+            figure.join(a, b)
+        elif row["relation"] == CHANGED:
+            for mention, partner, value in ((a, b, row["norm_b"]), (b, a, row["norm_a"])):
+                figure.join(partners[mention].setdefault(value, partner), partner)
+    changed = sorted((row for row in rows if row["relation"] == CHANGED),
+                     key=lambda r: (original_of.get(r["doc_a"]) not in (r["doc_a"], r["doc_b"]), r["doc_a"], r["doc_b"]))
+    reported: set[frozenset] = set()
+    members = figure.members()
+    verdicts = []
+    for row in changed:
+        a, b = (row["doc_a"], row["seg_a"], row["mention_a"]), (row["doc_b"], row["seg_b"], row["mention_b"])
+        change = frozenset((figure.root(a), figure.root(b)))
+        repeats = change in reported
+        reported.add(change)
         side_of = {row["doc_a"]: "a", row["doc_b"]: "b"}
-        for doc, *_ in agreeing[a]:
+        for doc, *_ in members[figure.root(a)]:
             side_of.setdefault(doc, "a")
-        for doc, *_ in agreeing[b]:
+        for doc, *_ in members[figure.root(b)]:
             side_of.setdefault(doc, "b")
         verdict = arbiter(side_of, original_of.get(row["doc_a"]), source_of)
         verdicts.append({"doc_a": row["doc_a"], "doc_b": row["doc_b"], "seg_a": row["seg_a"],
                          "mention_a": row["mention_a"], "seg_b": row["seg_b"], "mention_b": row["mention_b"],
-                         **vars(verdict)})
+                         **vars(verdict), "repeats": repeats})
     return verdicts
+
+
+class _Figures:
+    """Mentions of one figure across a group's renderings: those joined by agreements."""
+
+    def __init__(self) -> None:
+        self.parent: dict[tuple[str, int, int], tuple[str, int, int]] = {}
+
+    def root(self, mention: tuple[str, int, int]) -> tuple[str, int, int]:
+        while self.parent.setdefault(mention, mention) != mention:
+            self.parent[mention] = self.parent[self.parent[mention]]
+            mention = self.parent[mention]
+        return mention
+
+    def join(self, a: tuple[str, int, int], b: tuple[str, int, int]) -> None:
+        self.parent[self.root(a)] = self.root(b)
+
+    def members(self) -> dict[tuple[str, int, int], list[tuple[str, int, int]]]:
+        """Each figure (by its root) with its mentions, in order."""
+        found: dict[tuple[str, int, int], list[tuple[str, int, int]]] = defaultdict(list)
+        for mention in sorted(self.parent):
+            found[self.root(mention)].append(mention)
+        return found

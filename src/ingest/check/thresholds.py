@@ -21,10 +21,17 @@ ALIGNED_CONTRADICTION_CONFIDENCE = 0.5
 PAIR_MIN_SHARED_ANCHORS = 5
 PAIR_MIN_OVERLAP = 0.7
 ANCHOR_MAX_DOCUMENTS = 20
+# ...or documents that are each other's nearest in meaning (weighted Dice of their concepts), at
+# least this similar and sharing this many rare concepts: under these floors two documents share
+# only their field's vocabulary, or are two notes too short to tell a translation from a report
+# (renderings of this corpus share 37 or more).
+PAIR_MIN_SIMILARITY = 0.2
+PAIR_MIN_SHARED_CONCEPTS = 12
 
-# Two documents are renderings of one article when this share of each one's sentences aligns, in
-# units aligned at least this surely.
-RENDERING_COVERAGE = 0.3
+# Two documents are renderings of one article when more than half of each one's sentences aligns,
+# in units aligned at least this surely (with concepts, translations align 0.66-1.0 of their
+# sentences, documents about the same release that render different articles under 0.2).
+RENDERING_COVERAGE = 0.5
 CONFIDENT_UNIT = 0.5
 
 # Two renderings in one language whose aligned sentences are this often word for word the same are

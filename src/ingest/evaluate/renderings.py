@@ -121,9 +121,12 @@ def _holds(evidence: str, quote: str) -> bool:
 
 
 def _same_value(found: str, gold: str) -> bool:
-    """The same value as written, or in another notation ("13x" / "13倍", "0.076923x" / "1/13")."""
+    """The same value as written, or in another notation ("13x" / "13倍", "0.076923x" / "1/13"), or
+    without the hedge the label writes with it ("11.6以上" / "CUDA 11.6")."""
     f, g = fold(found), fold(gold)
     if f and g and (g in f or f in g):
+        return True
+    if any(f.endswith(fold(r.text)) for r in read(unicodedata.normalize("NFKC", gold or ""), "zh") if fold(r.text)):
         return True
     values_f, values_g = _values(found), _values(gold)
     return any(abs(x - y) <= 0.01 * max(abs(x), abs(y)) for x in values_f for y in values_g)

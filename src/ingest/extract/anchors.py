@@ -1,10 +1,11 @@
-"""Language-independent anchors of a segment: numbers, Latin-script names and URLs.
+"""Language-independent anchors of a segment: numbers, Latin-script names, URLs and concepts.
 
 Two renderings of one article (a translation, a second translation, a
 re-edit) share these whatever their language, so they let the warehouse pair
 documents (the `document_pairs` view) and align their sentences without a translation
 model. Numbers are the values of the segment's quantity readings, so "39 million" and
-"3900 万" are one anchor.
+"3900 万" are one anchor; concepts are the English stems of the segment's words through the
+bilingual lexicons (`lexicon`), so "上下文长度", "コンテキスト長" and "context length" share theirs.
 """
 
 from __future__ import annotations
@@ -12,18 +13,19 @@ from __future__ import annotations
 import re
 from typing import Iterator, Sequence
 
+from .meaning import concepts
 from .notation import canonical
 from .reader import QUANTITIES, URL as URL_READING, Reading
 
-NUMBER, NAME, URL = "number", "name", "url"
+NUMBER, NAME, URL, CONCEPT = "number", "name", "url", "concept"
 _NAME = re.compile(r"(?<![A-Za-z0-9_])[A-Za-z][A-Za-z0-9_+\-]*[A-Za-z0-9+](?![A-Za-z0-9_])")
 # Function words and generic tokens that would make any two English-flavoured texts look alike.
 _STOP_NAMES = frozenset("""the and for with from this that are was were has have not but you your our its
 into than then also can will all any more most such via per new api gpu cpu tpu llm""".split())
 
 
-def segment_anchors(text: str, readings: Sequence[Reading]) -> Iterator[tuple[str, str]]:
-    """(kind, anchor) pairs of one segment; names lowercased, numbers canonical."""
+def segment_anchors(text: str, lang: str, readings: Sequence[Reading]) -> Iterator[tuple[str, str]]:
+    """(kind, anchor) pairs of one segment; names lowercased, numbers canonical, each concept once."""
     without_urls = text
     for reading in readings:
         if reading.kind == URL_READING:
@@ -36,3 +38,5 @@ def segment_anchors(text: str, readings: Sequence[Reading]) -> Iterator[tuple[st
     for reading in readings:
         if reading.kind in QUANTITIES and reading.value is not None:
             yield NUMBER, canonical(reading.value)
+    for concept in dict.fromkeys(concepts(text, lang)):
+        yield CONCEPT, concept

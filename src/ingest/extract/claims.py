@@ -29,7 +29,7 @@ from ..records import HEADING, TABLE_ROW, cell_spans
 from .conditions import conditions
 from .entities import COUNT, MATURITY, MULTIPLIER, PERCENT, QUANTITY, VERSION, Entity
 from .glossary import SubjectMention, glossary
-from .notation import canonical
+from .notation import canonical, hedged_bounds
 from .phrases import attribute_near, baseline_near, clause_bounds, is_baseline, supported_versions, terms
 from .reader import MODEL
 from .releases import is_earlier, releases_in
@@ -57,6 +57,8 @@ class Claim:
     value_num: float | None
     value_max: float | None
     value_tol: float | None
+    value_low: float | None     # the interval its hedge allows (`notation.hedged_bounds`)
+    value_high: float | None
     unit: str | None
     qualifier: str
     baseline: str | None
@@ -304,12 +306,15 @@ class ClaimBuilder:
                release: tuple[str | None, str | None] | None = None) -> Claim:
         key = f"{self.doc_id}|{segment.seg_idx}|{subject.subject}|{attribute}|{start}"
         release, release_source = release or self._release_of(segment, subject_source)
+        low, high = (hedged_bounds(entity.value_num, entity.value_max, entity.value_tol or 0.0, entity.qualifier)
+                     if entity and entity.value_num is not None else (None, None))
         return Claim(
             claim_id=hashlib.sha1(key.encode()).hexdigest()[:16], doc_id=self.doc_id,
             seg_idx=segment.seg_idx, subject=subject.subject, subject_text=subject.surface,
             attribute=attribute, value=value,
             value_num=entity.value_num if entity else None, value_max=entity.value_max if entity else None,
-            value_tol=entity.value_tol if entity else None, unit=entity.unit if entity else None,
+            value_tol=entity.value_tol if entity else None, value_low=low, value_high=high,
+            unit=entity.unit if entity else None,
             qualifier=entity.qualifier if entity else "exact",
             baseline=baseline.lower() if baseline else None,
             conditions=conditions(segment.text, segment.entities, entity) if entity else None,

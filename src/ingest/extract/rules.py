@@ -28,7 +28,8 @@ class Rules:
     maturity_sections: list[tuple[str, re.Pattern]]
     other_sections: re.Pattern
     attributes: list[tuple[str, re.Pattern]]
-    qualifiers: list[tuple[str, re.Pattern]]
+    qualifiers: list[tuple[str, re.Pattern]]        # words right before a value that hedge it ("nearly")
+    qualifiers_after: list[tuple[str, re.Pattern]]  # ...and right after it, past its unit ("以上", "+")
     baselines: list[re.Pattern]
     supports: list[re.Pattern]         # words saying a release supports a dependency's version
     support_ended: list[re.Pattern]    # ...and words saying that support ends ("no longer")
@@ -124,6 +125,7 @@ def rules_for(*codes: str | None) -> Rules:
         # What is written next to a figure, like the figures themselves, is read in every language:
         # prose in one quotes another ("最多13倍" in an English review).
         qualifiers=_keyed(_merged([*every_profile, common], "qualifiers"), flags=re.I),
+        qualifiers_after=_keyed(_merged([*every_profile, common], "qualifiers_after"), flags=re.I),
         baselines=[re.compile(p) for rules in rule_sets for p in rules.get("baselines", [])],
         supports=[re.compile(p, re.I) for rules in rule_sets for p in rules.get("supports", [])],
         support_ended=[re.compile(p, re.I) for rules in rule_sets for p in rules.get("support_ended", [])],

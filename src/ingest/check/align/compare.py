@@ -3,12 +3,17 @@
 Matching goes from the surest to the least sure: first every pair whose values agree at the
 written precision of both (whatever the notation or the order: "600B" and "6000 亿", the
 same values in another order), then, among what is left on both sides, pairs that are
-evidently the same figure written differently: the only two left of their kind and unit, or
-two with the same written digits ("1.7B" / "1.7T") or transposed ones ("460" / "406"), or two
-sized models of one size or one name. Anything left on one side only is an omission and is not flagged.
+evidently the same figure written differently: the only two left of their kind and of one unit
+or counted noun ("64 GPUs" never pairs with "1 day", "2 种方法" with "3 models"), or two with
+the same written digits ("1.7B" / "1.7T") or transposed ones ("460" / "406"), or two sized
+models of one name. Anything left on one side only is an omission and is not flagged.
 
-A pair that agrees but is hedged differently ("up to 75%" / "75%") is a note, not a change.
-A fraction and a multiplier compare as factors: "1/13" = "13x" (a reduction to a thirteenth).
+Hedges make intervals (`Reading.bounds`): a pair whose values differ but whose intervals
+overlap ("almost 300" / "280+") is a note, as is a pair that agrees but is hedged differently
+("up to 75%" / "75%"), not a change, unless its digits slipped ("1.35" / "up to 1.53", "5000"
+/ "over 50000"): a hedge does not explain a typo. A model's size under two spellings of its name
+("OPT-175B" / "OPT-like-175B") agrees. A fraction and a multiplier compare as factors: "1/13"
+= "13x" (a reduction to a thirteenth).
 """
 
 from __future__ import annotations
@@ -18,13 +23,19 @@ import re
 from dataclasses import dataclass
 from typing import Sequence
 
-from ...extract.reader import DATE, FRACTION, LABEL, MODEL, MULTIPLIER, NUMBER, QUANTITIES, VERSION, Reading
+from ...extract.reader import (DATE, FRACTION, IDENTIFIER, LABEL, MODEL, MULTIPLIER, NUMBER, QUANTITIES, VERSION,
+                               Reading)
 
 AGREE, CHANGED, HEDGE = "agree", "changed", "hedge"
 # Kinds of change.
 MAGNITUDE, DIGITS, VALUE, VERSION_CHANGE, DATE_CHANGE, NAME, SIZE, LABEL_CHANGE = (
     "magnitude", "digits", "value", "version", "date", "name", "size", "label")
-_COMPARED = QUANTITIES | {VERSION, DATE, MODEL, LABEL}
+# Identifiers ("Graviton3", "A100") only agree: another identifier is another thing, not a change.
+_COMPARED = QUANTITIES | {VERSION, DATE, MODEL, LABEL, IDENTIFIER}
+# How sure a change of a sentence's set of versions is (its versions do not pair one to one).
+_VERSION_SET_CERTAINTY = 0.6
+# Hedges that change what a figure claims ("up to 75%" is not "75%"); "about" is how figures are written.
+_MEANINGFUL_HEDGES = frozenset({"up_to", "over", "under", "almost"})
 
 
 @dataclass(frozen=True)
@@ -56,6 +67,36 @@ def _units_compatible(x: Reading, y: Reading) -> bool:
     return x.unit is None or y.unit is None or x.unit == y.unit
 
 
+def _same_counted(x: Reading, y: Reading) -> bool:
+    """Two figures may count the same thing: one unit, or counted nouns that share a concept
+    ("downloads" / "下载"). A unit against a noun the rules do not know may be a translator's
+    word for it ("50万 トークン" / "500 万个字符"), and a figure whose noun is unknown may be either."""
+    if x.unit and y.unit:
+        return x.unit == y.unit
+    if x.counted and y.counted:
+        return bool(set(x.counted.split()) & set(y.counted.split()))
+    return True
+
+
+def _overlap(x: Reading, y: Reading) -> bool:
+    """Two figures hedged differently allow overlapping intervals ("almost 300" and "280+" both
+    hold 290). Hedged alike, they are two renderings of one hedge: "over 30 million" and "超过三百万"
+    state different figures."""
+    if x.qualifier == y.qualifier:
+        return False
+    bx, by = (_factor_bounds(m) if _class(m) == MULTIPLIER else m.bounds() for m in (x, y))
+    return bx is not None and by is not None and bx[0] <= by[1] and by[0] <= bx[1]
+
+
+def _factor_bounds(mention: Reading) -> tuple[float, float] | None:
+    """A multiplier's or fraction's interval as a factor of at least 1 (1/13 and 13x are both 13)."""
+    bounds = mention.bounds()
+    if bounds is None or not mention.value or mention.value >= 1:
+        return bounds
+    low, high = bounds
+    return (1.0 / high if high > 0 else 0.0), (1.0 / low if low > 0 else math.inf)
+
+
 def _agrees(x: Reading, y: Reading) -> bool:
     if {x.kind, y.kind} == {MODEL, NUMBER}:  # "GenSLMs 25B model" / "25Bモデル": one size, named or not
         return _values_agree(x.value, x.tol, y.value, y.tol)
@@ -65,8 +106,10 @@ def _agrees(x: Reading, y: Reading) -> bool:
         return _same_version(x, y)
     if x.kind in (DATE, LABEL):
         return x.norm == y.norm
-    if x.kind == MODEL:
-        return _same_name(x.name, y.name) and _values_agree(x.value, x.tol, y.value, y.tol)
+    if x.kind == IDENTIFIER:
+        return x.norm.casefold() == y.norm.casefold()
+    if x.kind == MODEL:  # one size under a name and its variant ("OPT-175B" / "OPT-like-175B") is one fact
+        return _name_variant(x.name, y.name) and _values_agree(x.value, x.tol, y.value, y.tol)
     if x.value is None or y.value is None or not _units_compatible(x, y):
         return False
     if _class(x) == MULTIPLIER:
@@ -87,6 +130,15 @@ def _values_agree(a: float | None, tol_a: float, b: float | None, tol_b: float) 
     if a is None or b is None:
         return False
     return abs(a - b) <= tol_a + tol_b + 1e-9 * max(abs(a), abs(b), 1.0)
+
+
+def _name_variant(x: str | None, y: str | None) -> bool:
+    """One model's name, or a variant of it: one spelling apart, or the words of one within the
+    other's ("opt" / "opt-like"); not another name ("mobilelm" / "smollm")."""
+    if _same_name(x, y):
+        return True
+    words_x, words_y = (set(re.split(r"[\W_]+", name or "")) - {""} for name in (x, y))
+    return bool(words_x and words_y) and (words_x <= words_y or words_y <= words_x)
 
 
 def _same_name(x: str | None, y: str | None) -> bool:
@@ -114,10 +166,8 @@ def change_kind(x: Reading, y: Reading) -> str:
         return DATE_CHANGE
     if x.kind == LABEL:
         return LABEL_CHANGE
-    if x.kind == MODEL and not _same_name(x.name, y.name):
-        return NAME
     if x.kind == MODEL:
-        return SIZE
+        return SIZE if _name_variant(x.name, y.name) else NAME
     vx, vy = (_factor(x)[0], _factor(y)[0]) if _class(x) == MULTIPLIER else (x.value or 0.0, y.value or 0.0)
     if vx > 0 and vy > 0:
         exponent = math.log10(max(vx, vy) / min(vx, vy))
@@ -136,9 +186,9 @@ def _transposed(x: Reading, y: Reading) -> bool:
 
 def _evidently_same(x: Reading, y: Reading, left_x: Sequence[Reading], left_y: Sequence[Reading]) -> float:
     """How sure it is that two leftover mentions are one figure (0: not at all)."""
-    if _class(x) != _class(y) or not _units_compatible(x, y):
+    if _class(x) != _class(y) or not _units_compatible(x, y) or x.kind == IDENTIFIER:
         return 0.0
-    if x.kind == MODEL:
+    if x.kind == MODEL:  # one name and another size, or one size under another name ("MobileLM-360M")
         if _same_name(x.name, y.name):
             return 0.9
         return 0.8 if _values_agree(x.value, x.tol, y.value, y.tol) else 0.0
@@ -146,10 +196,10 @@ def _evidently_same(x: Reading, y: Reading, left_x: Sequence[Reading], left_y: S
         same_kind = lambda ms, kind: [m for m in ms if m.kind == kind]  # noqa: E731
         alone = len(same_kind(left_x, x.kind)) == len(same_kind(left_y, y.kind)) == 1
         return (0.6 if x.kind == LABEL else 0.8) if alone else 0.0
-    if x.value is None or y.value is None:
+    if x.value is None or y.value is None or not _same_counted(x, y):
         return 0.0
-    peers_x = [m for m in left_x if _class(m) == _class(x) and _units_compatible(m, y)]
-    peers_y = [m for m in left_y if _class(m) == _class(y) and _units_compatible(m, x)]
+    peers_x = [m for m in left_x if _class(m) == _class(x) and _units_compatible(m, y) and _same_counted(m, y)]
+    peers_y = [m for m in left_y if _class(m) == _class(y) and _units_compatible(m, x) and _same_counted(m, x)]
     if len(peers_x) == len(peers_y) == 1:  # the only two figures of their kind left
         if x.digits == y.digits:
             return 0.95
@@ -164,7 +214,7 @@ def _evidently_same(x: Reading, y: Reading, left_x: Sequence[Reading], left_y: S
 
 
 def match_mentions(a: Sequence[Reading], b: Sequence[Reading]) -> list[MentionPair]:
-    """The one-to-one pairs between two aligned spans' mentions (identifiers, URLs and references left out)."""
+    """The one-to-one pairs between two aligned spans' mentions (URLs and references left out)."""
     left_a = [m for m in a if m.kind in _COMPARED]
     left_b = [m for m in b if m.kind in _COMPARED]
     pairs: list[MentionPair] = []
@@ -174,7 +224,8 @@ def match_mentions(a: Sequence[Reading], b: Sequence[Reading]) -> list[MentionPa
             continue
         left_a.remove(x)
         left_b.remove(match)
-        hedged = x.qualifier != match.qualifier and x.kind in QUANTITIES and "up_to" in (x.qualifier, match.qualifier)
+        hedged = (x.kind in QUANTITIES and x.qualifier != match.qualifier
+                  and bool({x.qualifier, match.qualifier} & _MEANINGFUL_HEDGES))
         pairs.append(MentionPair(x, match, HEDGE if hedged else AGREE, None, 1.0))
     while left_a and left_b:
         scored = [(_evidently_same(x, y, left_a, left_b), x, y) for x in left_a for y in left_b]
@@ -183,6 +234,29 @@ def match_mentions(a: Sequence[Reading], b: Sequence[Reading]) -> list[MentionPa
             break
         left_a.remove(x)
         left_b.remove(y)
-        pairs.append(MentionPair(x, y, CHANGED, change_kind(x, y), certainty))
-    return pairs
+        change = change_kind(x, y)
+        # "almost 300" / "280+": hedges that meet, unless the digits slipped ("1.35" / "up to 1.53")
+        if x.kind in QUANTITIES and change not in (DIGITS, MAGNITUDE) and _overlap(x, y):
+            pairs.append(MentionPair(x, y, HEDGE, None, certainty))
+        else:
+            pairs.append(MentionPair(x, y, CHANGED, change, certainty))
+    changed_set = _changed_versions(pairs, left_a, left_b)
+    return pairs + ([changed_set] if changed_set else [])
+
+
+def _changed_versions(pairs: Sequence[MentionPair], left_a: Sequence[Reading],
+                      left_b: Sequence[Reading]) -> MentionPair | None:
+    """A rewritten sentence whose versions changed ("deprecated in v1.29 … not populated from
+    v1.33" / "v1.31 で非推奨"): the versions do not pair one to one, but when the two sides share
+    none, of one product or none, the set changed. One change, between the first of each side."""
+    if any(p.a.kind == VERSION for p in pairs):
+        return None
+    versions_a = [m for m in left_a if m.kind == VERSION]
+    versions_b = [m for m in left_b if m.kind == VERSION]
+    if not versions_a or not versions_b:
+        return None
+    products = {m.name for m in (*versions_a, *versions_b) if m.name}
+    if len(products) > 1:
+        return None
+    return MentionPair(versions_a[0], versions_b[0], CHANGED, VERSION_CHANGE, _VERSION_SET_CERTAINTY)
 

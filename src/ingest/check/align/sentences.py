@@ -6,8 +6,10 @@ two documents' segments, in order: 1-1 pairs, merges of two or three sentences o
 sides share whatever their language — rare Latin names, URLs, versions, sized model names,
 and numbers compared by value in any notation ("39 million" = "3900 万") or by their written
 digits alone ("1.7B" ~ "1.7T", the mark of a magnitude slip) — by block kind (a heading
-pairs with a heading), by the CJK character bigrams two renderings in one language share, and by
-length, relative to the two documents' overall length ratio.
+pairs with a heading), by the CJK character bigrams two renderings in one language share, by
+the meaning two sentences share in any languages (their concepts, English word stems through the
+bilingual lexicons, weighted by how rare they are in the two documents), and by length, relative
+to the two documents' overall length ratio.
 
 Each aligned unit gets a confidence in [0, 1] from its own evidence, raised a little when
 its neighbours on both sides are well attested (a sentence between two aligned ones is
@@ -32,6 +34,9 @@ _LENGTH_WEIGHT = 0.9
 _STEPS = ((1, 1), (2, 1), (1, 2), (3, 1), (1, 3), (1, 0), (0, 1))
 _BAND = 0.25            # how far from the diagonal (share of the longer document) a pair may lie
 _MIN_BAND = 12
+# Shared meaning (weighted Dice of concepts) below the floor is what unrelated sentences share.
+_MEANING_WEIGHT = 4.0
+_MEANING_FLOOR = 0.12
 
 
 @dataclass(frozen=True)
@@ -43,6 +48,7 @@ class AlignSegment:
     text: str
     names: frozenset[str]
     mentions: tuple[Reading, ...]
+    concepts: frozenset[str] = frozenset()  # English word stems of its words (`extract.lexicon`)
 
 
 @dataclass(frozen=True)
@@ -63,6 +69,7 @@ class _Features:
     length: int = 0
     kinds: tuple[str, ...] = ()
     bigrams: set = field(default_factory=set)           # CJK character bigrams (same-language renderings)
+    concepts: set = field(default_factory=set)          # English word stems, in any language
 
 
 def _features(segments: Sequence[AlignSegment]) -> _Features:
@@ -81,6 +88,7 @@ def _features(segments: Sequence[AlignSegment]) -> _Features:
         features.length += len(segment.text)
         features.kinds += (segment.kind,)
         features.bigrams |= _bigrams(segment.text)
+        features.concepts |= segment.concepts
     return features
 
 
@@ -91,25 +99,48 @@ def _bigrams(text: str) -> set[str]:
     return {a + b for a, b in zip(cjk, cjk[1:])}
 
 
-def _name_weights(a: Sequence[AlignSegment], b: Sequence[AlignSegment]) -> dict[str, float]:
-    """Rare names tie sentences; a name every other sentence repeats ("PyTorch") says little."""
-    frequency = Counter(name for segment in (*a, *b) for name in segment.names)
-    return {name: 1.0 / (1.0 + math.log(count)) for name, count in frequency.items()}
+@dataclass(frozen=True)
+class _Weights:
+    names: dict[str, float]
+    concepts: dict[str, float]
 
 
-def _evidence(x: _Features, y: _Features, weights: dict[str, float]) -> float:
-    """What two spans share that a rendering keeps: names, values, written digits."""
-    names = sum(weights.get(n, 1.0) * min(x.names[n], y.names[n]) for n in x.names.keys() & y.names.keys())
+def _weights(a: Sequence[AlignSegment], b: Sequence[AlignSegment]) -> _Weights:
+    """Rare names and concepts tie sentences; a name every other sentence repeats ("PyTorch") or a
+    concept the whole article is about ("model", "train") says little."""
+    names = Counter(name for segment in (*a, *b) for name in segment.names)
+    concepts = Counter(concept for segment in (*a, *b) for concept in segment.concepts)
+    total = len(a) + len(b)
+    return _Weights({name: 1.0 / (1.0 + math.log(count)) for name, count in names.items()},
+                    {concept: math.log(total / count) for concept, count in concepts.items()})
+
+
+def _shared_meaning(x: _Features, y: _Features, weights: dict[str, float]) -> float:
+    """The weighted Dice coefficient of two spans' concepts: the share of what they say, in
+    English stems, that both say (0.36 for the median translated sentence pair of a zh
+    rendering of an English post, under 0.08 for nine in ten unrelated pairs)."""
+    if not x.concepts or not y.concepts:
+        return 0.0
+    total = sum(weights.get(c, 0.0) for c in x.concepts) + sum(weights.get(c, 0.0) for c in y.concepts)
+    shared = sum(weights.get(c, 0.0) for c in x.concepts & y.concepts)
+    return 2.0 * shared / total if total else 0.0
+
+
+def _evidence(x: _Features, y: _Features, weights: _Weights) -> float:
+    """What two spans share that a rendering keeps: names, values, written digits, meaning."""
+    names = sum(weights.names.get(n, 1.0) * min(x.names[n], y.names[n]) for n in x.names.keys() & y.names.keys())
     values = sum(min(x.values[v], y.values[v]) for v in x.values.keys() & y.values.keys())
     digits = sum(min(x.digits[d], y.digits[d]) for d in x.digits.keys() & y.digits.keys())
     text = 0.0
     if x.bigrams and y.bigrams:
         jaccard = len(x.bigrams & y.bigrams) / len(x.bigrams | y.bigrams)
         text = 4.0 * jaccard if jaccard >= 0.2 else 0.0
-    return 1.2 * names + 1.5 * values + 0.5 * max(0, digits - values) + text
+    meaning = _shared_meaning(x, y, weights.concepts)
+    meaning = _MEANING_WEIGHT * meaning if meaning >= _MEANING_FLOOR else 0.0
+    return 1.2 * names + 1.5 * values + 0.5 * max(0, digits - values) + max(text, meaning)
 
 
-def _score(x: _Features, y: _Features, weights: dict[str, float], ratio: float) -> tuple[float, float]:
+def _score(x: _Features, y: _Features, weights: _Weights, ratio: float) -> tuple[float, float]:
     """(score, evidence) of aligning span x with span y."""
     evidence = _evidence(x, y, weights)
     score = evidence
@@ -129,7 +160,7 @@ def align(a: Sequence[AlignSegment], b: Sequence[AlignSegment]) -> list[AlignedU
     n, m = len(a), len(b)
     if not n or not m:
         return []
-    weights = _name_weights(a, b)
+    weights = _weights(a, b)
     ratio = max(1e-6, sum(len(s.text) for s in b)) / max(1e-6, sum(len(s.text) for s in a))
     span_a, span_b = _span_features(a), _span_features(b)
     band = max(_MIN_BAND, int(_BAND * max(n, m)))

@@ -16,9 +16,13 @@ CREATE OR REPLACE MACRO value_conflict_text(attribute, docs_a, value_a, docs_b, 
 CREATE OR REPLACE MACRO aligned_change_text(text_a, text_b, change) AS
     'two renderings of the same sentence state ' || text_a || ' and ' || text_b || ' (' || change || ' changed)';
 
--- The same figure in two renderings, one of them hedged ("up to").
-CREATE OR REPLACE MACRO aligned_hedge_text(doc_a, qualifier_a, doc_b, qualifier_b) AS
-    'same figure, hedged differently: ' || doc_a || ' ' || qualifier_a || ', ' || doc_b || ' ' || qualifier_b;
+-- Figures hedged so that both may hold: the same one hedged differently ("up to 75%" / "75%"), or
+-- different ones whose hedges overlap ("almost 300" / "280+").
+CREATE OR REPLACE MACRO hedged_value_text(qualifier, value) AS
+    CASE WHEN coalesce(qualifier, 'exact') = 'exact' THEN '' ELSE replace(qualifier, '_', ' ') || ' ' END || value;
+CREATE OR REPLACE MACRO hedged_note_text(doc_a, qualifier_a, value_a, doc_b, qualifier_b, value_b) AS
+    'hedged figures that may both hold: ' || doc_a || ' says ' || hedged_value_text(qualifier_a, value_a)
+    || ', ' || doc_b || ' ' || hedged_value_text(qualifier_b, value_b);
 
 -- The same value stated with another qualifier or baseline.
 CREATE OR REPLACE MACRO qualifier_note_text(doc_a, qualifier_a, baseline_a, doc_b, qualifier_b, baseline_b) AS

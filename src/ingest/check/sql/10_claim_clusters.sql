@@ -9,6 +9,11 @@
 -- 1/13 is a 13x reduction.
 -- Only the claims of `ok` documents count: a duplicate has none, and a document whose file is
 -- gone (`missing`) keeps its rows until `ingest prune` but leaves every check.
+-- Two lists of hedged intervals meet when an interval of one overlaps one of the other: "almost 300"
+-- (270-300) and "280+" (280-infinity) both hold 290, so they do not contradict each other.
+CREATE OR REPLACE MACRO hedges_meet(a, b) AS
+    len(list_filter(a, lambda x: len(list_filter(b, lambda y: x.lo <= y.hi AND y.lo <= x.hi)) > 0)) > 0;
+
 CREATE OR REPLACE VIEW keyed_claims AS
 WITH current_claims AS (
     SELECT c.* FROM claims c JOIN documents d ON d.doc_id = c.doc_id AND d.status = 'ok'
@@ -21,7 +26,12 @@ scoped AS (
            CASE WHEN c.unit = 'x' AND c.value_num > 0 AND coalesce(c.value_max, c.value_num) < 1
                 THEN 1 / c.value_num ELSE coalesce(c.value_max, c.value_num) END AS hi_value,
            CASE WHEN c.unit = 'x' AND c.value_num > 0 AND coalesce(c.value_max, c.value_num) < 1
-                THEN coalesce(c.value_tol, 0) / (c.value_num * c.value_num) ELSE coalesce(c.value_tol, 0) END AS tol
+                THEN coalesce(c.value_tol, 0) / (c.value_num * c.value_num) ELSE coalesce(c.value_tol, 0) END AS tol,
+           -- the interval its hedge allows, as a factor of at least 1 for a reduction
+           CASE WHEN c.unit = 'x' AND c.value_num > 0 AND coalesce(c.value_max, c.value_num) < 1
+                THEN if(c.value_high > 0, 1 / c.value_high, 0) ELSE c.value_low END AS hedged_low,
+           CASE WHEN c.unit = 'x' AND c.value_num > 0 AND coalesce(c.value_max, c.value_num) < 1
+                THEN if(c.value_low > 0, 1 / c.value_low, 'infinity'::DOUBLE) ELSE c.value_high END AS hedged_high
     FROM current_claims c LEFT JOIN renderings r USING (doc_id)
 ),
 subjects AS (SELECT DISTINCT subject FROM current_claims)
@@ -63,6 +73,8 @@ SELECT c.key_subject, c.attribute, c.scope, c.unit, c.conditions, c.baseline, c.
        coalesce(r.group_id, c.doc_id) AS source,
        list(DISTINCT c.cluster ORDER BY c.cluster) AS clusters,
        min(c.claim_id) AS claim_id, bool_and(c.via_part) AS via_part,
-       bool_and(coalesce(c.set_valued, false)) AS corroborate_only
+       bool_and(coalesce(c.set_valued, false)) AS corroborate_only,
+       coalesce(list(DISTINCT {'lo': c.hedged_low, 'hi': c.hedged_high}) FILTER (WHERE c.hedged_low IS NOT NULL), [])
+         AS intervals
 FROM claim_clusters c LEFT JOIN renderings r USING (doc_id)
 GROUP BY ALL;

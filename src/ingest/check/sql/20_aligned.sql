@@ -1,42 +1,79 @@
--- Renderings of one article. `document_pairs` recognises documents that render the same
+-- Renderings of one article. `document_pairs` proposes documents that may render the same
 -- article (two translations of one blog post, a translation and its source, a draft and the
--- final) from the rare anchors they share — Latin-script names and URLs, weighted by inverse
--- document frequency. Documents about different releases are never renderings of one article.
--- Their sentences are aligned and their mentions compared in Python after every load
--- (ingest.run.renderings -> tables alignments, aligned_units, mention_pairs, renderings,
--- verdicts); the views below present those tables.
+-- final) in two ways, whatever their languages:
+--   names:   the rare anchors they share — Latin-script names and URLs, weighted by inverse
+--            document frequency;
+--   meaning: their concepts (English word stems through the bilingual lexicons), for prose that
+--            names little: each document's most similar document of the other's language, when
+--            each is the other's (mutual nearest neighbours, as parallel-text mining pairs them).
+-- Documents about different releases are never renderings of one article. Every candidate's
+-- sentences are aligned and its mentions compared in Python after every load
+-- (ingest.check.renderings -> tables alignments, aligned_units, mention_pairs, renderings,
+-- verdicts): only pairs whose sentences align (`alignments.same_article`) are renderings.
 
 CREATE OR REPLACE VIEW document_pairs AS
-WITH doc_names AS (  -- of `ok` documents only (not the rows a gone file left behind)
-    SELECT DISTINCT a.doc_id, a.anchor FROM anchors a JOIN documents d ON d.doc_id = a.doc_id AND d.status = 'ok'
-    WHERE a.kind IN ('name', 'url')
+WITH doc_anchors AS (  -- of `ok` documents only (not the rows a gone file left behind)
+    SELECT DISTINCT a.doc_id, d.lang, if(a.kind = 'concept', 'meaning', 'names') AS channel, a.anchor
+    FROM anchors a JOIN documents d ON d.doc_id = a.doc_id AND d.status = 'ok'
+    WHERE a.kind IN ('name', 'url', 'concept')
 ),
-n_docs AS (SELECT count(DISTINCT doc_id) AS n FROM doc_names),
+n_docs AS (SELECT count(DISTINCT doc_id) AS n FROM doc_anchors),
 weights AS (
     -- smoothed inverse document frequency: with two documents, a name both share still counts
-    SELECT anchor, ln(1 + (SELECT n FROM n_docs) / count(*)) AS weight
-    FROM doc_names GROUP BY anchor
+    SELECT channel, anchor, ln(1 + (SELECT n FROM n_docs) / count(*)) AS weight
+    FROM doc_anchors GROUP BY channel, anchor
     -- an anchor shared by more than {ANCHOR_MAX_DOCUMENTS} documents says nothing about which article a
     -- text renders; dropping those also bounds the pair join (linear in the anchors kept)
     HAVING count(*) BETWEEN 2 AND least({ANCHOR_MAX_DOCUMENTS}, greatest(2, (SELECT n FROM n_docs) / 2))
 ),
 doc_weight AS (
-    SELECT doc_id, sum(weight) AS total FROM doc_names JOIN weights USING (anchor) GROUP BY doc_id
+    SELECT doc_id, channel, sum(weight) AS total FROM doc_anchors JOIN weights USING (channel, anchor) GROUP BY ALL
 ),
 shared AS (
-    SELECT a.doc_id AS doc_a, b.doc_id AS doc_b, sum(w.weight) AS shared_weight, count(*) AS n_shared
-    FROM doc_names a JOIN doc_names b ON a.anchor = b.anchor AND a.doc_id < b.doc_id
-    JOIN weights w ON w.anchor = a.anchor
+    SELECT a.doc_id AS doc_a, b.doc_id AS doc_b, a.channel, a.lang AS lang_a, b.lang AS lang_b,
+           sum(w.weight) AS shared_weight, count(*) AS n_shared
+    FROM doc_anchors a JOIN doc_anchors b ON a.anchor = b.anchor AND a.channel = b.channel AND a.doc_id < b.doc_id
+    JOIN weights w ON w.anchor = a.anchor AND w.channel = a.channel
+    JOIN documents da ON da.doc_id = a.doc_id JOIN documents db ON db.doc_id = b.doc_id
+    WHERE da.release IS NULL OR db.release IS NULL OR da.release = db.release
     GROUP BY ALL
+),
+scored AS (
+    SELECT s.*, s.shared_weight / least(wa.total, wb.total) AS overlap,
+           2 * s.shared_weight / (wa.total + wb.total) AS similarity
+    FROM shared s
+    JOIN doc_weight wa ON wa.doc_id = s.doc_a AND wa.channel = s.channel
+    JOIN doc_weight wb ON wb.doc_id = s.doc_b AND wb.channel = s.channel
+    -- (a weight of 0 — anchors every document shares — says nothing; and NaN would compare greater than any share)
+    WHERE least(wa.total, wb.total) > 0
+),
+by_names AS (
+    SELECT doc_a, doc_b FROM scored
+    WHERE channel = 'names' AND n_shared >= {PAIR_MIN_SHARED_ANCHORS} AND overlap >= {PAIR_MIN_OVERLAP}
+),
+meaning AS (  -- each document's nearest of every other language (and of its own), from both ends
+    SELECT doc_a, doc_b, similarity,
+           row_number() OVER (PARTITION BY doc_a, lang_b ORDER BY similarity DESC, doc_b) AS rank_a,
+           row_number() OVER (PARTITION BY doc_b, lang_a ORDER BY similarity DESC, doc_a) AS rank_b
+    FROM (SELECT doc_a, doc_b, lang_a, lang_b, similarity FROM scored
+          WHERE channel = 'meaning' AND n_shared >= {PAIR_MIN_SHARED_CONCEPTS}
+          UNION ALL
+          SELECT doc_b, doc_a, lang_b, lang_a, similarity FROM scored
+          WHERE channel = 'meaning' AND n_shared >= {PAIR_MIN_SHARED_CONCEPTS})
+),
+by_meaning AS (
+    SELECT least(doc_a, doc_b) AS doc_a, greatest(doc_a, doc_b) AS doc_b FROM meaning
+    WHERE rank_a = 1 AND rank_b = 1 AND similarity >= {PAIR_MIN_SIMILARITY}
 )
-SELECT s.doc_a, s.doc_b, s.n_shared,
-       round(s.shared_weight / least(wa.total, wb.total), 3) AS overlap
-FROM shared s JOIN doc_weight wa ON wa.doc_id = s.doc_a JOIN doc_weight wb ON wb.doc_id = s.doc_b
-JOIN documents da ON da.doc_id = s.doc_a JOIN documents db ON db.doc_id = s.doc_b
--- (a weight of 0 — anchors every document shares — says nothing; and NaN would compare greater than any share)
-WHERE s.n_shared >= {PAIR_MIN_SHARED_ANCHORS} AND least(wa.total, wb.total) > 0
-  AND s.shared_weight / least(wa.total, wb.total) >= {PAIR_MIN_OVERLAP}
-  AND (da.release IS NULL OR db.release IS NULL OR da.release = db.release);
+SELECT p.doc_a, p.doc_b,
+       bool_or(n.doc_a IS NOT NULL) AS by_names, bool_or(m.doc_a IS NOT NULL) AS by_meaning,
+       max(CASE WHEN s.channel = 'names' THEN round(s.overlap, 3) END) AS name_overlap,
+       max(CASE WHEN s.channel = 'meaning' THEN round(s.similarity, 3) END) AS similarity
+FROM (SELECT * FROM by_names UNION SELECT * FROM by_meaning) p
+LEFT JOIN by_names n ON n.doc_a = p.doc_a AND n.doc_b = p.doc_b
+LEFT JOIN by_meaning m ON m.doc_a = p.doc_a AND m.doc_b = p.doc_b
+LEFT JOIN scored s ON s.doc_a = p.doc_a AND s.doc_b = p.doc_b
+GROUP BY p.doc_a, p.doc_b;
 
 -- Every pair of aligned sentences (a 2-1 unit gives two rows), with the unit's confidence.
 CREATE OR REPLACE VIEW aligned_segments AS
@@ -66,10 +103,11 @@ CREATE OR REPLACE VIEW agreements AS
 SELECT * FROM mention_matches WHERE relation IN ('agree', 'hedge');
 
 -- A figure two renderings state differently, what kind of change it is, how sure the
--- alignment is, and what the group's other renderings say (the arbiter).
+-- alignment is, and what the group's other renderings say (the arbiter): one row per change, the
+-- other pairs of the group that show the same change are in the verdict's docs_a/docs_b.
 CREATE OR REPLACE VIEW mismatches AS
-SELECT m.*, v.supported, v.arbiter
+SELECT m.*, v.supported, v.arbiter, v.docs_a, v.docs_b
 FROM mention_matches m
 LEFT JOIN verdicts v ON v.doc_a = m.doc_a AND v.doc_b = m.doc_b AND v.seg_a = m.seg_a
  AND v.mention_a = m.mention_a AND v.seg_b = m.seg_b AND v.mention_b = m.mention_b
-WHERE m.relation = 'changed';
+WHERE m.relation = 'changed' AND NOT coalesce(v.repeats, false);

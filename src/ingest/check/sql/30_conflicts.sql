@@ -13,14 +13,17 @@
 --     change, the confidence and the group's arbiter (`supported`: the value it supports);
 --   qualifier_mismatch (note): sources agree on a value but state it with a different
 --     qualifier or baseline ("75%" vs "up to 75% vs FlashAttentionV2");
---   aligned_hedge (note): two renderings state the same figure, one hedged ("up to").
+--   hedged_overlap (note): sources state different values hedged so that both may hold
+--     ("almost 300" vs "280+": intervals of notation.hedged_bounds that overlap);
+--   aligned_hedge (note): two renderings state the same figure hedged differently ("up to 75%" /
+--     "75%"), or different figures whose hedges overlap ("almost 300" / "280+").
 
 CREATE OR REPLACE VIEW conflicts AS
 WITH groups AS (
     SELECT key_subject, attribute, scope, unit, conditions, baseline, clusters,
            list(doc_id ORDER BY doc_id) AS docs, min(doc_id) AS first_doc,
            arg_min(claim_id, doc_id) AS claim_id, bool_and(via_part) AS via_part,
-           list(DISTINCT source) AS sources
+           list(DISTINCT source) AS sources, flatten(list(intervals)) AS intervals
     FROM document_positions
     WHERE NOT corroborate_only  -- set-valued: a model family has many sizes, a release supports many Pythons
     GROUP BY ALL
@@ -28,7 +31,7 @@ WITH groups AS (
 disagreeing AS (
     SELECT a.key_subject AS subject, a.attribute, a.scope, a.unit, a.conditions, a.baseline,
            a.claim_id AS claim_a, b.claim_id AS claim_b, a.docs AS docs_a, b.docs AS docs_b,
-           a.via_part OR b.via_part AS via_part
+           a.via_part OR b.via_part AS via_part, hedges_meet(a.intervals, b.intervals) AS hedges_meet
     FROM groups a JOIN groups b
       ON a.key_subject = b.key_subject AND a.attribute = b.attribute AND a.scope = b.scope
      AND a.unit IS NOT DISTINCT FROM b.unit AND a.conditions IS NOT DISTINCT FROM b.conditions
@@ -62,6 +65,16 @@ contradictions AS (
       ON v.subject = w.subject AND v.attribute = w.attribute AND v.scope = w.scope
      AND v.unit IS NOT DISTINCT FROM w.unit AND v.conditions IS NOT DISTINCT FROM w.conditions
      AND v.baseline IS NOT DISTINCT FROM w.baseline
+    WHERE NOT w.hedges_meet
+),
+hedged AS (  -- values that differ, hedged so that both may hold ("almost 300" / "280+")
+    SELECT w.claim_a, w.claim_b, w.doc_a, w.doc_b, w.subject, w.attribute, w.release, w.value_a, w.value_b,
+           'hedged_overlap' AS kind, 'note' AS severity,
+           hedged_note_text(w.doc_a, ca.qualifier, w.value_a, w.doc_b, cb.qualifier, w.value_b) AS explanation,
+           w.evidence_a, w.evidence_b, w.evidence_en_a, w.evidence_en_b, w.docs_a, w.docs_b, NULL AS change,
+           w.confidence, NULL AS arbiter, w.value_a AS text_a, w.value_b AS text_b, w.scope, w.conditions, w.baseline
+    FROM weighed w JOIN claims ca ON ca.claim_id = w.claim_a JOIN claims cb ON cb.claim_id = w.claim_b
+    WHERE w.hedges_meet
 ),
 first_in_cluster AS (
     SELECT key_subject, attribute, scope, unit, cluster, arg_min(claim_id, doc_id || claim_id) AS claim_id
@@ -94,8 +107,9 @@ aligned AS (
            CASE WHEN m.relation <> 'changed' THEN 'note'
                 WHEN m.confidence >= {ALIGNED_CONTRADICTION_CONFIDENCE} THEN 'contradiction' ELSE 'possible' END AS severity,
            CASE WHEN m.relation = 'changed' THEN aligned_change_text(m.text_a, m.text_b, m.change)
-                ELSE aligned_hedge_text(m.doc_a, m.qualifier_a, m.doc_b, m.qualifier_b) END AS explanation,
-           m.evidence_a, m.evidence_b, m.evidence_en_a, m.evidence_en_b, [m.doc_a] AS docs_a, [m.doc_b] AS docs_b,
+                ELSE hedged_note_text(m.doc_a, m.qualifier_a, m.text_a, m.doc_b, m.qualifier_b, m.text_b) END AS explanation,
+           m.evidence_a, m.evidence_b, m.evidence_en_a, m.evidence_en_b,
+           coalesce(m.docs_a, [m.doc_a]) AS docs_a, coalesce(m.docs_b, [m.doc_b]) AS docs_b,
            m.change, m.confidence, m.arbiter, CASE m.supported WHEN 'a' THEN m.text_a WHEN 'b' THEN m.text_b END AS supported,
            m.text_a, m.text_b
     FROM (SELECT * FROM mismatches
@@ -104,6 +118,8 @@ aligned AS (
     JOIN documents da ON da.doc_id = m.doc_a
 )
 SELECT * FROM contradictions
+UNION ALL BY NAME
+SELECT * FROM hedged
 UNION ALL BY NAME
 SELECT * FROM aligned
 UNION ALL BY NAME

@@ -75,8 +75,10 @@ CREATE TABLE IF NOT EXISTS claims (
     value_num    DOUBLE,
     value_max    DOUBLE,
     value_tol    DOUBLE,
+    value_low    DOUBLE,                    -- the interval its hedge allows ("almost 300": 270-300;
+    value_high   DOUBLE,                    -- "over 300": 300-infinity), see notation.hedged_bounds
     unit         VARCHAR,
-    qualifier    VARCHAR,                   -- exact | up_to | about | over
+    qualifier    VARCHAR,                   -- exact | about | almost | over | under | up_to
     baseline     VARCHAR,
     conditions   VARCHAR,                   -- what a value holds under: gpus=64;hw=nvidia-a100;precision=fp16;phase=training
     release      VARCHAR,
@@ -89,10 +91,10 @@ CREATE TABLE IF NOT EXISTS claims (
                                             -- sizes, supported versions, offload targets): corroborates only
 );
 
-CREATE TABLE IF NOT EXISTS anchors (      -- numbers, Latin names and URLs per segment, for alignment
+CREATE TABLE IF NOT EXISTS anchors (      -- numbers, Latin names, URLs and concepts per segment, for alignment
     doc_id  VARCHAR NOT NULL,
     seg_idx INTEGER NOT NULL,
-    kind    VARCHAR NOT NULL,               -- number | name | url
+    kind    VARCHAR NOT NULL,               -- number | name | url | concept (an English word stem)
     anchor  VARCHAR NOT NULL
 );
 
@@ -132,9 +134,10 @@ CREATE TABLE IF NOT EXISTS mentions (     -- every number-like mention of a segm
     value_tol   DOUBLE,                     -- half a unit of the last written digit (capped at 5 %)
     norm        VARCHAR,                    -- canonical form: number, version, ISO date, model@size
     unit        VARCHAR,                    -- unit or counted noun after it, when known
-    qualifier   VARCHAR,                    -- exact | up_to | about | over
+    qualifier   VARCHAR,                    -- exact | about | almost | over | under | up_to
     digits      VARCHAR,                    -- significant digits as written ("17" for 1.7B)
     name        VARCHAR,                    -- model name of a sized model
+    counted     VARCHAR,                    -- without a known unit: the concept of the word it counts
     char_start  INTEGER,
     char_end    INTEGER,
     PRIMARY KEY (doc_id, seg_idx, mention_idx)
@@ -205,7 +208,8 @@ CREATE TABLE IF NOT EXISTS verdicts (
     docs_a    VARCHAR[],                    -- the renderings that state the figure as doc_a does...
     docs_b    VARCHAR[],                    -- ...and as doc_b does
     sources_a INTEGER,                      -- independent sources among docs_a
-    sources_b INTEGER
+    sources_b INTEGER,
+    repeats   BOOLEAN                       -- another pair of the group reports the same change
 );
 
 -- Independent sources: the renderings of one article are one source. `trust` is how often a
@@ -252,4 +256,8 @@ ALTER TABLE verdicts ADD COLUMN IF NOT EXISTS docs_a VARCHAR[];
 ALTER TABLE verdicts ADD COLUMN IF NOT EXISTS docs_b VARCHAR[];
 ALTER TABLE verdicts ADD COLUMN IF NOT EXISTS sources_a INTEGER;
 ALTER TABLE verdicts ADD COLUMN IF NOT EXISTS sources_b INTEGER;
+ALTER TABLE mentions ADD COLUMN IF NOT EXISTS counted VARCHAR;
+ALTER TABLE verdicts ADD COLUMN IF NOT EXISTS repeats BOOLEAN;
+ALTER TABLE claims ADD COLUMN IF NOT EXISTS value_low DOUBLE;
+ALTER TABLE claims ADD COLUMN IF NOT EXISTS value_high DOUBLE;
 ALTER TABLE claim_verdicts ADD COLUMN IF NOT EXISTS sides STRUCT(value VARCHAR, n_sources INTEGER, n_documents INTEGER)[];
