@@ -22,7 +22,8 @@ import duckdb
 from ..errors import WarehouseCorruptError, WarehouseError, WarehouseLockedError, command
 from ..records import DOCUMENT_TABLES
 
-__all__ = ["WarehouseCorruptError", "WarehouseError", "WarehouseLockedError", "connect", "damage_error", "is_damage",
+__all__ = ["WarehouseCorruptError", "WarehouseError", "WarehouseLockedError", "confine", "connect", "damage_error",
+           "is_damage", "quoted",
            "schema_is_current", "dicts", "query", "table_columns", "table_counts", "sql_files", "stored_fingerprints",
            "stored_documents", "mark_missing", "DOCUMENT_TABLES"]
 
@@ -31,7 +32,9 @@ _LOCK_RETRIES = 6
 _LOCK_BACKOFF_S = 0.5
 _LOCK_HOLDER = re.compile(r"(?:held in (?P<program>.+?) )?\(?PID (?P<pid>\d+)\)?")
 # Read-only connections (`ingest sql`, `ingest report`) may not touch any file but the
-# warehouse: no COPY ... TO, ATTACH, reading local files or installing extensions.
+# warehouse: no COPY ... TO, ATTACH, reading local files or installing extensions; and their
+# settings are locked, so a query cannot undo that or send DuckDB's log or profile to a file
+# (which it would then fail to write when the connection closes, aborting the process).
 _READ_ONLY_CONFIG = {"enable_external_access": False}
 
 
@@ -54,7 +57,7 @@ def connect(path: str | Path, read_only: bool = False, retries: int = _LOCK_RETR
     """Open (creating if needed) the warehouse; retry while another process holds its lock.
 
     A read-only connection runs users' SQL, so it cannot touch other files unless `file_access`
-    (for statements of ours, like the export's COPY).
+    (for the export, which then confines it to one folder: `confine`).
     """
     path = Path(path)
     if read_only and not path.exists():
@@ -80,6 +83,11 @@ def connect(path: str | Path, read_only: bool = False, retries: int = _LOCK_RETR
                 raise WarehouseLockedError(_lock_message(path, error)) from error
             time.sleep(_LOCK_BACKOFF_S * 2 ** attempt)
     try:
+        # DuckDB draws a progress bar on stdout for a query that runs over 2 s: in the middle of the
+        # rows `ingest sql` writes there (JSON piped into another tool).
+        con.execute("SET enable_progress_bar = false")
+        if read_only and not file_access:
+            con.execute("SET lock_configuration = true")
         _check_whole(con, path)
         if not read_only:
             apply_schema(con)
@@ -87,6 +95,16 @@ def connect(path: str | Path, read_only: bool = False, retries: int = _LOCK_RETR
         con.close()
         raise
     return con
+
+
+def confine(con: duckdb.DuckDBPyConnection, directory: str | Path) -> None:
+    """Let a connection opened with `file_access` touch no file but those in `directory` (and the
+    warehouse), for good: the views it reads (a user's `read_text('/etc/passwd')`) are refused
+    like any query of `ingest sql`."""
+    folder = str(Path(directory).resolve()) + "/"
+    con.execute("SET allowed_directories = ?", [[folder]])
+    con.execute("SET enable_external_access = false")
+    con.execute("SET lock_configuration = true")
 
 
 # What to do with a warehouse that cannot be read: every document is ingested again from its file.
@@ -100,15 +118,22 @@ def _check_whole(con: duckdb.DuckDBPyConnection, path: Path) -> None:
     when a query reaches a missing block. The file must reach past the last block a table uses."""
     block_size = con.execute("SELECT block_size FROM pragma_database_size()").fetchone()[0]
     last_block = -1
-    for (table,) in con.execute("SELECT table_name FROM duckdb_tables() WHERE database_name = current_database()"
-                                ).fetchall():
-        used = con.execute("SELECT max(block_id) FROM pragma_storage_info(?) WHERE persistent", [table]).fetchone()[0]
+    for schema, table in con.execute("SELECT schema_name, table_name FROM duckdb_tables() "
+                                     "WHERE database_name = current_database()").fetchall():
+        # Quoted: a user's table may be named "notes.2024".
+        used = con.execute("SELECT max(block_id) FROM pragma_storage_info(?) WHERE persistent",
+                           [f"{quoted(schema)}.{quoted(table)}"]).fetchone()[0]
         last_block = max(last_block, used if used is not None else -1)
     expected = _HEADER_BYTES + (last_block + 1) * block_size
     size = path.stat().st_size
     if size < expected:
         raise WarehouseCorruptError(f"the warehouse {path} is truncated ({size:,} bytes; its tables need at least "
                                     f"{expected:,}); " + _RECOVERY.format(path=path))
+
+
+def quoted(name: str) -> str:
+    """`name` as a SQL identifier, whatever characters it holds."""
+    return '"' + name.replace('"', '""') + '"'
 
 
 def is_damage(error: BaseException) -> bool:
