@@ -105,7 +105,7 @@ def _index_entry(item: object) -> IndexEntry | None:
     if not isinstance(item, dict) or item.get("type", "translate") != "translate":
         return None
     codes, links = (item.get("from_code"), item.get("to_code")), item.get("links")
-    if not all(isinstance(c, str) and LANGUAGE_CODE_RE.match(c) for c in codes) or not isinstance(links, list):
+    if not all(isinstance(c, str) and LANGUAGE_CODE_RE.fullmatch(c) for c in codes) or not isinstance(links, list):
         return None
     usable = tuple(link for link in links if isinstance(link, str) and link.startswith(("http://", "https://")))
     return IndexEntry(codes[0], codes[1], usable) if usable else None
