@@ -7,6 +7,7 @@ and `ingest.extract.document.extract_document`, which `ingest.run.batches` calls
 
 from __future__ import annotations
 
+import os
 import shutil
 from collections import Counter
 
@@ -301,4 +302,31 @@ def test_a_wrong_shaped_stage_cache_entry_is_a_miss_not_an_error(seeds_copy, tmp
     assert _replace_every_entry(tmp_path / "w.stages", zlib.compress(json.dumps(wrong).encode())) > 0
     summary = _direct(seeds_copy, db)
     assert len(summary.loaded) == 4 and summary.work == ALL
+    assert document_row_counts(db) == counts
+
+
+@pytest.mark.timeout(120, method="thread")  # a blocked read is what failed here: bound it from another thread
+@pytest.mark.parametrize("kind", ["fifo", "dev_zero", "inflates"])
+def test_a_stage_cache_entry_that_is_no_file_or_too_big_is_a_miss(seeds_copy, tmp_path, kind):
+    """A FIFO in place of an entry blocked the run for ever; a link to /dev/zero ended in MemoryError;
+    1 GB of zeros compressed to 1 MB would inflate into memory."""
+    import zlib
+
+    db = tmp_path / "w.duckdb"
+    _direct(seeds_copy, db)
+    counts = document_row_counts(db)
+    db.unlink()
+    entries = sorted((tmp_path / "w.stages").rglob("*.json.z"))
+    assert entries
+    bomb = zlib.compress(b"0" * (1 << 30), 9) if kind == "inflates" else b""
+    for entry in entries:
+        entry.unlink()
+        if kind == "fifo":
+            os.mkfifo(entry)
+        elif kind == "dev_zero":
+            entry.symlink_to("/dev/zero")
+        else:
+            entry.write_bytes(bomb)
+    summary = _direct(seeds_copy, db)
+    assert len(summary.loaded) == 4 and summary.cached == {} and summary.work == ALL
     assert document_row_counts(db) == counts

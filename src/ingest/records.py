@@ -34,6 +34,9 @@ HEADING, PARAGRAPH, LIST_ITEM, TABLE_ROW = "heading", "paragraph", "list_item", 
 NO_LANGUAGE = "zxx"
 BLOCK_SEPARATOR = "\n\n"
 CELL_SEPARATOR = " | "
+# Written near the top of both report files (an HTML comment in the Markdown, a generator meta tag
+# in the HTML): discovery never takes a file carrying it for an article, wherever --reports put it.
+REPORT_SIGNATURE = "generator: ingest-consistency-report"
 
 
 @dataclass(frozen=True)
@@ -58,12 +61,15 @@ class KnownSources:
     `ids_by_path`: absolute path -> doc_id (a file keeps its id whichever root finds it);
     `labels_by_root`: input folder -> the first part of its documents' ids;
     `canonical_by_sha`: sha256 -> doc_id of the `ok` document with those bytes (a later
-    copy is its duplicate, even across runs).
+    copy is its duplicate, even across runs); `failed_sha`: the bytes of `failed` documents
+    (a copy of bytes that failed is not a duplicate but fails on its own, and is then skipped
+    like its original while nothing changes).
     """
 
     ids_by_path: dict[str, str] = field(default_factory=dict)
     labels_by_root: dict[str, str] = field(default_factory=dict)
     canonical_by_sha: dict[str, str] = field(default_factory=dict)
+    failed_sha: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -136,6 +142,9 @@ class PreparedDocument:
     metadata: Metadata = field(default_factory=Metadata)
     text: str | None = None
     segments: list[SegmentRecord] = field(default_factory=list)
+    # Failed over a per-article limit (size, characters, markup, segments, time): tried again when
+    # the limits change (`settings.Limits.mark`).
+    limited: bool = False
 
 
 # The tables a document's rows go to besides `documents`, in load order.

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Sequence
 
+from ..budget import checkpoint
 from ..lang import profile
 from ..records import DocumentRows, ExtractedDocument, PreparedDocument, Status, as_rows, utc_now
 from .anchors import segment_anchors
@@ -57,6 +58,7 @@ def extract_document(prepared: PreparedDocument, run_id: str, fingerprint: str,
     rules_lang = profile(prepared.lang).code
     inputs, entity_rows, mention_rows_, anchor_rows, issues = [], [], [], [], []
     for record in prepared.segments:
+        checkpoint()  # the per-document time budget (ingest.stages), checked between segments
         entities = find_entities(record.text, rules_lang)
         mentions = find_mentions(record.text, record.lang)
         entity_rows.extend(_entity_rows(record.doc_id, record.seg_idx, entities))

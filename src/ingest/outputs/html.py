@@ -16,6 +16,7 @@ from markupsafe import Markup
 
 from ..errors import INSTALL_FROM_FILE, command, install_command
 from ..escape import html_text
+from ..records import REPORT_SIGNATURE
 from .data import ReportData
 
 
@@ -38,7 +39,8 @@ def _environment() -> jinja2.Environment:
     environment = jinja2.Environment(loader=jinja2.PackageLoader("ingest.outputs", "templates"), autoescape=True,
                                      finalize=_finalize, undefined=jinja2.StrictUndefined)
     environment.filters["highlight"] = highlight
-    environment.globals.update(install_command=install_command, install_from_file=INSTALL_FROM_FILE,
+    environment.globals.update(report_signature=Markup(REPORT_SIGNATURE), install_command=install_command,
+                               install_from_file=INSTALL_FROM_FILE,
                                fill_command=command("translate"))
     return environment
 

@@ -18,6 +18,7 @@ from markupsafe import Markup
 
 from ..errors import INSTALL_FROM_FILE, command, install_command
 from ..escape import markdown_text
+from ..records import REPORT_SIGNATURE
 from .data import ReportData
 
 
@@ -39,7 +40,8 @@ def _environment() -> jinja2.Environment:
     environment = jinja2.Environment(loader=jinja2.PackageLoader("ingest.outputs", "templates"), autoescape=True,
                                      finalize=_finalize, keep_trailing_newline=True, trim_blocks=True,
                                      lstrip_blocks=True, undefined=jinja2.StrictUndefined)
-    environment.globals.update(install_command=install_command, install_from_file=INSTALL_FROM_FILE, code=_code,
+    environment.globals.update(report_signature=Markup(REPORT_SIGNATURE), install_command=install_command,
+                               install_from_file=INSTALL_FROM_FILE, code=_code,
                                fill_command=command("translate"))
     return environment
 

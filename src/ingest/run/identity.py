@@ -48,8 +48,8 @@ CHECK_RUNNERS = ("ingest.run.checks", "ingest.run.renderings", "ingest.run.truth
 # Modules that decide how and where a run happens, or what is done with its rows, but never
 # what a stage outputs for a document.
 OUTPUT_NEUTRAL = {"ingest", discover.__name__} | {f"ingest.{name}" for name in (
-    "__main__", "errors", "escape", "settings", "deploy", "flow", "prefect_server", "evaluate", "evaluate.claims",
-    "evaluate.renderings", "translate", "translate.cache", "translate.packages", "translate.archive", "translate.index",
+    "__main__", "budget", "errors", "escape", "stages", "settings", "deploy", "flow", "prefect_server", "evaluate",
+    "evaluate.claims", "evaluate.renderings", "translate", "translate.cache", "translate.packages", "translate.archive", "translate.index",
     "translate.waiting", "extract",
     "warehouse", "warehouse.load", "warehouse.rows", "warehouse.export",
     "run", "run.identity", "run.cache", "run.batches", "run.staging", "run.loading", "run.runner", "run.faults",

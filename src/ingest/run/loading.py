@@ -43,13 +43,13 @@ def _storage_fault(con: duckdb.DuckDBPyConnection, error: duckdb.Error) -> Wareh
 def _load_with_fallback(con: duckdb.DuckDBPyConnection, batch: StagedBatch) -> None:
     sources = batch.sources()
     try:
-        replace_documents(con, batch.doc_ids, sources)
+        batch.outcomes.update(replace_documents(con, batch.doc_ids, sources))
     except duckdb.Error as error:
         if _is_storage_fault(error):
             raise _storage_fault(con, error) from error
         for doc_id in batch.doc_ids:
             try:
-                replace_documents(con, [doc_id], sources)
+                batch.outcomes.update(replace_documents(con, [doc_id], sources))
             except duckdb.Error as error:
                 if _is_storage_fault(error):
                     raise _storage_fault(con, error) from error

@@ -7,6 +7,7 @@ CREATE TABLE IF NOT EXISTS documents (
     source_root      VARCHAR,               -- the input folder it was found under
     format           VARCHAR,               -- text | markdown | html
     sha256           VARCHAR,               -- of the raw bytes
+    text_sha256      VARCHAR,               -- of the cleaned text: byte-different copies of one text share it
     size_bytes       BIGINT,
     encoding         VARCHAR,
     lang             VARCHAR,               -- ja | zh | ko | en | ...
@@ -240,4 +241,5 @@ ALTER TABLE claims ADD COLUMN IF NOT EXISTS conditions VARCHAR;
 ALTER TABLE claims ADD COLUMN IF NOT EXISTS release_source VARCHAR;
 ALTER TABLE claims ADD COLUMN IF NOT EXISTS set_valued BOOLEAN;
 ALTER TABLE documents ADD COLUMN IF NOT EXISTS source_root VARCHAR;
+ALTER TABLE documents ADD COLUMN IF NOT EXISTS text_sha256 VARCHAR;
 ALTER TABLE runs ADD COLUMN IF NOT EXISTS n_missing INTEGER;
