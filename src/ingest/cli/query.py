@@ -15,7 +15,7 @@ from .. import outputs, warehouse
 from ..errors import IngestError, command
 from .consoles import Exit, console, fail, one_line, say, visible, warn
 from .formats import FORMATS, WRITERS, as_table
-from .run import reports_option, warehouse_option
+from .run import fail_on_warehouse_fault, reports_option, warehouse_option
 
 # `ingest run` waits about 30 s for the warehouse's lock (warehouse._LOCK_RETRIES); a query stopped
 # before that never makes a concurrent run fail.
@@ -142,6 +142,8 @@ def report(warehouse_path: Path = warehouse_option("The DuckDB warehouse to repo
         paths = outputs.write_reports(con, reports)
     except IngestError as error:
         fail(str(error))
+    except Exception as error:  # noqa: BLE001 - a damaged file gets its one line
+        fail_on_warehouse_fault(warehouse_path, error)
     finally:
         con.close()
     for path in paths:

@@ -9,6 +9,7 @@ rows to Arrow in `rows`.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import re
 import time
@@ -23,7 +24,7 @@ from ..errors import WarehouseCorruptError, WarehouseError, WarehouseLockedError
 from ..records import DOCUMENT_TABLES
 
 __all__ = ["WarehouseCorruptError", "WarehouseError", "WarehouseLockedError", "confine", "connect", "damage_error",
-           "is_damage", "quoted",
+           "is_damage", "is_storage_fault", "known_fault", "quoted", "storage_error",
            "schema_is_current", "dicts", "query", "table_columns", "table_counts", "sql_files", "stored_fingerprints",
            "stored_documents", "mark_missing", "DOCUMENT_TABLES"]
 
@@ -180,21 +181,114 @@ def apply_schema(con: duckdb.DuckDBPyConnection) -> None:
     """Create or update the tables and views, only when their definitions changed.
 
     An unchanged warehouse is opened without a write, so a full disk does not stop a run
-    that has nothing to load and a reader never waits for a rewrite of the views.
+    that has nothing to load and a reader never waits for a rewrite of the views. A warehouse
+    made by an older version first gets the columns its tables lack (`_add_missing_columns`);
+    one that cannot be brought up to date is a `WarehouseError` saying so.
     """
     digest = schema_digest()
     if _applied_digest(con) == digest:
         return
     con.execute("BEGIN TRANSACTION")
     try:
+        _add_missing_columns(con)
         for file in sql_files():
             con.execute(file.read_text("utf-8"))
         con.execute("CREATE OR REPLACE TABLE schema_state AS SELECT ?::VARCHAR AS digest, now() AS applied_at",
                     [digest])
         con.execute("COMMIT")
-    except BaseException:
-        con.execute("ROLLBACK")
+    except BaseException as error:
+        _rollback(con)
+        if isinstance(error, duckdb.Error):
+            raise known_fault(_path_of(con), error) or _other_version(con, str(error).splitlines()[0]) from error
         raise
+
+
+def _rollback(con: duckdb.DuckDBPyConnection) -> None:
+    try:
+        con.execute("ROLLBACK")
+    except duckdb.Error:
+        pass  # DuckDB ended the transaction itself (a failed COMMIT); the first error is the one to report
+
+
+def _path_of(con: duckdb.DuckDBPyConnection) -> str:
+    row = con.execute("SELECT path FROM duckdb_databases() WHERE database_name = current_database()").fetchone()
+    return row[0] if row else "the warehouse"
+
+
+# Errors of the disk or the database file, not of a query: a full disk, an unwritable WAL. A failed
+# COMMIT (the WAL could not be written) comes as a TransactionException.
+_STORAGE_FAULTS = (duckdb.IOException, duckdb.FatalException)
+_STORAGE_SIGNS = ("Could not write file", "No space left", "Failed to commit")
+
+
+def is_storage_fault(error: BaseException) -> bool:
+    """Whether a DuckDB error means the warehouse's storage failed (a full disk ...), not a statement."""
+    return isinstance(error, _STORAGE_FAULTS) or (
+        isinstance(error, duckdb.Error) and any(sign in str(error) for sign in _STORAGE_SIGNS))
+
+
+def storage_error(path: str | Path, error: BaseException) -> WarehouseError:
+    """The one-line error for a storage fault while writing the warehouse at `path`."""
+    return WarehouseError(f"cannot write {path} ({str(error).splitlines()[0][:300]}); nothing of the failed step "
+                          "was written. Free disk space or fix the storage, then run again: what was loaded is kept")
+
+
+def known_fault(path: str | Path, error: BaseException) -> WarehouseError | None:
+    """A DuckDB error that means a damaged file or failed storage as the one-line error saying what to do;
+    None for any other error. The errors it was raised while handling count too: a ROLLBACK after a
+    COMMIT that failed on a full disk raises "no transaction is active", which hides the full disk."""
+    seen: set[int] = set()
+    cause: BaseException | None = error
+    while cause is not None and id(cause) not in seen:
+        seen.add(id(cause))
+        if is_damage(cause):
+            return damage_error(path, cause)
+        if is_storage_fault(cause):
+            return storage_error(path, cause)
+        cause = cause.__cause__ or cause.__context__
+    return None
+
+
+def _other_version(con: duckdb.DuckDBPyConnection, detail: str) -> WarehouseError:
+    path = _path_of(con)
+    return WarehouseError(f"the warehouse {path} is from another version of ingest and cannot be brought up to "
+                          f"date ({detail}); move it away (e.g. `mv {path} {path}.old`) and run again: every input "
+                          "is ingested anew, and the stage cache next to it makes that quick")
+
+
+@functools.lru_cache(maxsize=1)
+def _defined_columns() -> dict[str, list[tuple[str, str]]]:
+    """table -> [(column, type)] as this version's schema.sql defines them (made in memory)."""
+    scratch = duckdb.connect(":memory:")
+    try:
+        scratch.execute(sql_files()[0].read_text("utf-8"))
+        columns: dict[str, list[tuple[str, str]]] = {}
+        for table, column, data_type in scratch.execute(
+                "SELECT table_name, column_name, data_type FROM duckdb_columns() "
+                "WHERE database_name = current_database() ORDER BY table_name, column_index").fetchall():
+            columns.setdefault(table, []).append((column, data_type))
+        return columns
+    finally:
+        scratch.close()
+
+
+def _add_missing_columns(con: duckdb.DuckDBPyConnection) -> None:
+    """Give every table the warehouse already has the columns this version defines and it lacks (NULL in
+    its rows); a column of another type cannot be converted and is refused."""
+    present: dict[str, dict[str, str]] = {}
+    for table, column, data_type in con.execute(
+            "SELECT table_name, column_name, data_type FROM duckdb_columns() WHERE database_name = current_database() "
+            "AND schema_name = current_schema()").fetchall():
+        present.setdefault(table, {})[column] = data_type
+    for table, columns in _defined_columns().items():
+        if table not in present:
+            continue  # created by schema.sql
+        for column, data_type in columns:
+            held = present[table].get(column)
+            if held is None:
+                con.execute(f"ALTER TABLE {quoted(table)} ADD COLUMN {quoted(column)} {data_type}")
+            elif held != data_type:
+                raise _other_version(con, f"column {table}.{column} is {held}, this version needs {data_type}")
 
 
 def dicts(con: duckdb.DuckDBPyConnection, sql: str, params: Sequence[Any] | None = None) -> list[dict[str, Any]]:

@@ -234,12 +234,6 @@ CREATE TABLE IF NOT EXISTS check_state (
     code_digest      VARCHAR
 );
 
--- Columns added after warehouses were first created: a warehouse made by an older version
--- gets them here (its documents are then re-extracted, their pipeline version having changed).
-ALTER TABLE claims ADD COLUMN IF NOT EXISTS subject_source VARCHAR;
-ALTER TABLE claims ADD COLUMN IF NOT EXISTS conditions VARCHAR;
-ALTER TABLE claims ADD COLUMN IF NOT EXISTS release_source VARCHAR;
-ALTER TABLE claims ADD COLUMN IF NOT EXISTS set_valued BOOLEAN;
-ALTER TABLE documents ADD COLUMN IF NOT EXISTS source_root VARCHAR;
-ALTER TABLE documents ADD COLUMN IF NOT EXISTS text_sha256 VARCHAR;
-ALTER TABLE runs ADD COLUMN IF NOT EXISTS n_missing INTEGER;
+-- Columns added after warehouses were first created: a warehouse made by an older version gets
+-- every column of these definitions it lacks from ingest.warehouse.apply_schema, which compares
+-- its tables with them (its documents are then re-extracted, their pipeline version having changed).
