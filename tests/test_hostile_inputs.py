@@ -543,3 +543,28 @@ def test_the_stage_time_budget_holds_in_a_worker_thread(case, monkeypatch):
     assert done and done[0] < 20, done
     failed_with(case, "numbers.txt", "extraction stopped after 1 s")
     case.assert_rest_completed()
+
+
+@pytest.mark.timeout(120, method="thread")
+@pytest.mark.parametrize("name, content", [
+    ("fullwidth.txt", "１" * 100_000 + "％"),
+    ("stops.txt", "。" * 100_000),
+    ("percent.txt", "%" * 120_000),
+])
+def test_long_runs_without_a_latin_letter_are_prepared_in_linear_time(case, name, content):
+    """Language detection ran its address pattern over the whole text (~70 s for the full-width digits,
+    in one call no budget can stop in a worker thread); without a Latin letter its answer is known."""
+    case.add(name, content)
+    done: list[float] = []
+
+    def run() -> None:
+        started = time.monotonic()
+        case.run()
+        done.append(time.monotonic() - started)
+
+    worker = threading.Thread(target=run)  # as under Prefect or Dask: no signal would stop it
+    worker.start()
+    worker.join(100)
+    assert done and done[0] < 15, done
+    assert case.document(name)["status"] == "ok"
+    case.assert_rest_completed()
