@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import io
 import os
+import signal
 import threading
 import time
 import zipfile
@@ -517,12 +518,15 @@ def test_a_slow_document_fails_when_its_stage_runs_out_of_time(case, monkeypatch
     expression; untimed, these documents take ~30 s (extraction) and ~60 s (preparing)."""
     monkeypatch.setenv("INGEST_MAX_STAGE_SECONDS", "1")
     case.add(name, content)
+    handler = signal.getsignal(signal.SIGALRM)
     started = time.monotonic()
     case.run()
     elapsed = time.monotonic() - started
     failed_with(case, name, f"{stage}", "stopped after 1 s", "split the file or report it")
     assert elapsed < 20, f"{name} took {elapsed:.0f} s"
     case.assert_rest_completed()
+    # the alarm is put back as it was: no timer left running, the same handler
+    assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0) and signal.getsignal(signal.SIGALRM) == handler
 
 
 @pytest.mark.timeout(120, method="thread")

@@ -63,8 +63,10 @@ class Budget:
         return self
 
     def __exit__(self, *exc_info: object) -> None:
-        self._disarm()
-        _current.reset(self._token)
+        try:
+            self._disarm()
+        finally:
+            _current.reset(self._token)
 
     def _arm(self) -> None:
         if threading.current_thread() is not threading.main_thread():
@@ -77,13 +79,17 @@ class Budget:
 
     def _disarm(self) -> None:
         if self._armed:
+            self._armed = False
+            # Ignored while the timer is stopped: an alarm arriving now is dropped rather than raised
+            # after the budget ended, or (the default action) ending the process.
+            signal.signal(signal.SIGALRM, signal.SIG_IGN)
             signal.setitimer(signal.ITIMER_REAL, 0)
             # None: a handler installed from C, which cannot be put back; the default is.
             signal.signal(signal.SIGALRM, self._previous_handler if self._previous_handler is not None
                           else signal.SIG_DFL)
-            self._armed = False
 
     def _on_alarm(self, signum: int, frame: FrameType | None) -> None:
+        self._disarm()  # put the previous handler back first, wherever this exception ends up
         raise BudgetExceeded(self.message())
 
 
