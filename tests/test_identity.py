@@ -368,3 +368,16 @@ def test_reports_written_into_an_input_folder_are_never_read_as_articles(tmp_pat
     assert set(store.documents()) == {f"in/{JA}", f"in/{ZH}"} and store.report_checks() == checks
     shutil.copy(store.reports / "consistency.md", tmp_path / "elsewhere.md")  # a report moved anywhere
     assert store.run(inputs, tmp_path / "elsewhere.md").n_files == 2
+
+
+def test_a_copy_of_a_text_in_another_folder_stays_a_copy_without_being_read_again(tmp_path, store):
+    store.run(folder(tmp_path, "siteA", JA))
+    mirror = folder(tmp_path, "mirror")
+    (mirror / "crlf.txt").write_bytes((SEEDS / JA).read_bytes().replace(b"\n", b"\r\n"))
+    store.run(mirror)
+    assert store.documents()["mirror/crlf.txt"] == ("duplicate", f"siteA/{JA}")
+    other = store.run(folder(tmp_path, "other", ZH))
+    assert other.n_files == 1  # the copy's folder is not an input, and its original is as it was
+    (tmp_path / "siteA" / JA).unlink()
+    store.run(folder(tmp_path, "other", ZH))
+    assert store.documents()["mirror/crlf.txt"] == ("ok", None)  # its original gone, it takes its place

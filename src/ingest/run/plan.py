@@ -82,8 +82,9 @@ def _root_label(row: Stored) -> tuple[str, str] | None:
 
 def orphaned_copies(stored: Sequence[Stored], gone: set[str], paths: Sequence[str]) -> list[tuple[str, str]]:
     """(folder, path) of stored duplicates to look at again although their folder is not an
-    input: their original is gone or no longer has their bytes, or is an input and may change.
-    Otherwise a copy of content would stay out of the checks after its original left."""
+    input: their original is gone or no longer has their bytes (or, for a copy of its text, their
+    text), or is an input and may change. Otherwise a copy of content would stay out of the checks
+    after its original left."""
     originals = {row["doc_id"]: row for row in stored if row["status"] == Status.OK and row["doc_id"] not in gone}
     roots = [Path(os.path.realpath(p)) for p in paths]
     extra = []
@@ -91,7 +92,9 @@ def orphaned_copies(stored: Sequence[Stored], gone: set[str], paths: Sequence[st
         if row["status"] != Status.DUPLICATE or row["doc_id"] in gone or not row["source_root"]:
             continue
         original = originals.get(row["duplicate_of"])
-        if original is None or original["sha256"] != row["sha256"] or _inside(original["path"], roots):
+        same = original is not None and (original["sha256"] == row["sha256"] or (
+            original["text_sha256"] is not None and original["text_sha256"] == row["text_sha256"]))
+        if not same or _inside(original["path"], roots):
             extra.append((row["source_root"], row["path"]))
     return extra
 

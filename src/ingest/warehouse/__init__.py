@@ -316,8 +316,8 @@ def table_columns(con: duckdb.DuckDBPyConnection, *tables: str) -> dict[str, lis
 
 def stored_documents(con: duckdb.DuckDBPyConnection) -> list[dict[str, Any]]:
     """What the warehouse holds of every document to plan a run: its identity (doc_id, path,
-    source_root), its bytes and pipeline version, its status and what it is a duplicate of."""
-    return dicts(con, "SELECT doc_id, path, source_root, sha256, pipeline_version, status, duplicate_of "
+    source_root), its bytes, text and pipeline version, its status and what it is a duplicate of."""
+    return dicts(con, "SELECT doc_id, path, source_root, sha256, text_sha256, pipeline_version, status, duplicate_of "
                       "FROM documents ORDER BY doc_id")
 
 
