@@ -280,3 +280,118 @@ def test_soak_1000_documents_killed_then_rerun_equal_one_clean_run(tmp_path):
     after, expected = snapshot(killed), snapshot(clean)
     assert after == expected
     assert expected["documents"][0] == 1000 and expected["segments"][0] > 50_000
+
+
+# ---- issue 26: a disk that fills during the run, older warehouses, the environment, a dead scheduler ----------
+
+def test_faults_a_disk_that_fills_during_the_run_is_one_line_and_keeps_what_was_loaded(case, full_disk, monkeypatch):
+    """The disk fills after the documents were loaded, while the checks write their tables."""
+    from ingest.run import runner
+
+    case.db = full_disk / "w.duckdb"
+    real_update = runner.update_checks
+
+    def fill_then_check(con):
+        _fill(full_disk)
+        return real_update(con)
+
+    monkeypatch.setattr(runner, "update_checks", fill_then_check)
+    result = _cli_run(case)
+    assert result.exit_code == 1
+    assert "No space left" in _one_line_error(result) and "Free disk space" in result.output
+    (full_disk / "filler").unlink()
+    assert case.query("SELECT status FROM documents") == [("ok",)]
+
+
+def test_faults_a_full_disk_when_the_warehouse_is_created_is_one_line(case, full_disk):
+    """Room for the new file's headers, not for its tables: the first COMMIT fails, and the ROLLBACK
+    after it raised "no transaction is active" as a traceback."""
+    _fill(full_disk)
+    filler = full_disk / "filler"
+    os.truncate(filler, filler.stat().st_size - 16 * 1024)
+    case.db = full_disk / "w.duckdb"
+    result = _cli_run(case)
+    assert result.exit_code == 1 and "space" in _one_line_error(result).lower()
+
+
+def _older(db: Path, change: str) -> None:
+    """Make `db` look written by an older version: its views gone, a column changed, the schema digest stale."""
+    import duckdb
+
+    con = duckdb.connect(str(db))
+    for view, in con.execute("SELECT view_name FROM duckdb_views() WHERE NOT internal").fetchall():
+        con.execute(f'DROP VIEW IF EXISTS "{view}" CASCADE')
+    con.execute(change)
+    con.execute("DELETE FROM schema_state")
+    con.close()
+
+
+def test_faults_a_warehouse_from_an_older_version_gets_the_columns_it_lacks(case):
+    case.run()
+    _older(case.db, "ALTER TABLE documents DROP COLUMN release_note")
+    result = _cli_run(case)
+    assert result.exit_code == 0, result.output
+    assert case.query("SELECT release_note IS NULL FROM documents") == [(True,)]
+
+
+def test_faults_a_warehouse_that_cannot_be_brought_up_to_date_says_so_in_one_line(case):
+    case.run()
+    _older(case.db, "ALTER TABLE documents DROP COLUMN release_note; "
+                    "ALTER TABLE documents ADD COLUMN release_note INTEGER")
+    result = _cli_run(case)
+    assert result.exit_code == 1
+    line = _one_line_error(result)
+    assert "from another version" in line and "release_note is INTEGER" in line and f"mv {case.db}" in line
+
+
+def test_faults_a_user_table_with_a_dotted_name_does_not_stop_a_run(case):
+    import duckdb
+
+    case.run()
+    con = duckdb.connect(str(case.db))
+    con.execute('CREATE TABLE "notes.2024" AS SELECT 1 AS a')
+    con.close()
+    result = _cli_run(case)
+    assert result.exit_code == 0, result.output
+
+
+@pytest.mark.parametrize("variable, value, says", [
+    ("INGEST_MAX_FILE_BYTES", "abc", "is not a whole number"),
+    ("INGEST_MAX_SEGMENTS", "1e9", "is not a whole number"),
+    ("INGEST_MAX_TEXT_CHARS", "-5", "must be above 0"),
+    ("INGEST_MAX_STAGE_SECONDS", "nan", "must be above 0"),
+    ("INGEST_LANGUAGE_DIRS", "{tmp}/nowhere", "not a folder"),
+    ("INGEST_LANGUAGE_DIRS", "{tmp}/no_code", "has no `code`"),
+    ("INGEST_LANGUAGE_DIRS", "{tmp}/bad_yaml", "cannot be read"),
+    ("ARGOS_PACKAGES_DIR", "/dev/null", "argostranslate cannot make its folder"),
+    ("XDG_DATA_HOME", "{tmp}/a_file", "argostranslate cannot make its folder"),
+])
+def test_faults_a_bad_environment_variable_is_one_line_before_any_work(case, tmp_path, variable, value, says):
+    """In a fresh process: argostranslate reads its variables once, when first imported."""
+    (tmp_path / "no_code" / "xx").mkdir(parents=True)
+    (tmp_path / "no_code" / "xx" / "language.yaml").write_text("name: Nothing\n")
+    (tmp_path / "bad_yaml" / "xx").mkdir(parents=True)
+    (tmp_path / "bad_yaml" / "xx" / "language.yaml").write_text("code: [unclosed\n")
+    (tmp_path / "a_file").write_text("x")
+    env = {**os.environ, variable: value.format(tmp=tmp_path)}
+    result = subprocess.run([sys.executable, "-m", "ingest", "run", "--no-prefect", str(case.inputs), "--warehouse",
+                             str(case.db), "--reports", str(case.reports)], env=env, capture_output=True, text=True,
+                            timeout=120)
+    assert result.returncode == 2, result.stderr
+    assert result.stderr.count("\n") == 1 and result.stderr.startswith("error: ") and says in result.stderr
+    assert variable in result.stderr or variable.startswith(("ARGOS", "XDG"))
+    assert not case.db.exists()
+
+
+@pytest.mark.timeout(60)
+def test_faults_a_dask_address_where_nothing_listens_fails_in_seconds(case):
+    import socket
+
+    with socket.socket() as probe:  # a free port on 127.0.0.1, closed again: nothing listens there
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    started = time.monotonic()
+    result = CliRunner().invoke(app, ["run", str(case.inputs), "--warehouse", str(case.db), "--reports",
+                                      str(case.reports), "--dask-address", f"tcp://127.0.0.1:{port}"])
+    assert result.exit_code == 1 and "no Dask scheduler answers" in _one_line_error(result)
+    assert time.monotonic() - started < 10 and not case.db.exists()

@@ -7,9 +7,10 @@ article; `case` and its helpers are in hostile_fixtures.py.
 
 from __future__ import annotations
 
-import builtins
 import io
 import os
+import signal
+import threading
 import time
 import zipfile
 
@@ -17,7 +18,6 @@ import pytest
 
 from hostile_fixtures import GOOD, SEED_ZH
 from seed_fixtures import SEEDS
-from ingest import limits
 from ingest.run import plan
 from ingest.clean import clean
 from ingest.translate.argos import ArgosEngine
@@ -171,7 +171,7 @@ def test_50_mb_file_is_refused_quickly(case):
 
 
 def test_article_text_over_the_character_limit_is_refused(case, monkeypatch):
-    monkeypatch.setattr(limits, "MAX_TEXT_CHARS", 10_000)
+    monkeypatch.setenv("INGEST_MAX_TEXT_CHARS", "10000")
     case.add("long.txt", SEED_JA_2.read_text("utf-8") * 10)
     case.run()
     failed_with(case, "long.txt", "characters after cleaning", "limit")
@@ -287,7 +287,7 @@ def test_costly_markup_fails_in_seconds_before_the_character_limit(case, name):
     ("nested.html", "<b><i>" * 20_000 + "本文。"),  # 40,000 tags, under the markup limit: ~0.6 s of parsing
 ])
 def test_cleaning_time_budget_stops_a_costly_document(case, monkeypatch, name, content):
-    monkeypatch.setattr(limits, "MAX_CLEAN_SECONDS", 0.05)
+    monkeypatch.setenv("INGEST_MAX_CLEAN_SECONDS", "0.05")
     case.add(name, content)
     started = time.monotonic()
     case.run()
@@ -298,7 +298,7 @@ def test_cleaning_time_budget_stops_a_costly_document(case, monkeypatch, name, c
 
 def test_article_with_more_segments_than_the_limit_is_refused(case, monkeypatch):
     """Each segment is language-detected and extracted on its own; a flood of tiny ones is refused."""
-    monkeypatch.setattr(limits, "MAX_SEGMENTS", 300)
+    monkeypatch.setenv("INGEST_MAX_SEGMENTS", "300")
     case.add("tiny_lines.txt", "テスト。\n" * 500)
     case.run()
     failed_with(case, "tiny_lines.txt", "500 segments", "300-segment limit", "split it")
@@ -401,15 +401,15 @@ def test_file_loses_read_permission_between_discovery_and_reading(case, monkeypa
     if os.geteuid() != 0:
         _after_discovery(monkeypatch, lambda: path.chmod(0))
     else:
-        # root reads through chmod 000; make the read itself fail as it would for a user.
-        real_open = builtins.open
+        # root reads through chmod 000; make the open itself fail as it would for a user.
+        real_open = os.open
 
         def open_denied(file, *args, **kwargs):
             if str(file) == str(path):
                 raise PermissionError(13, "Permission denied", str(file))
             return real_open(file, *args, **kwargs)
 
-        _after_discovery(monkeypatch, lambda: monkeypatch.setattr(builtins, "open", open_denied))
+        _after_discovery(monkeypatch, lambda: monkeypatch.setattr(os, "open", open_denied))
     try:
         case.run()
     finally:
@@ -469,4 +469,115 @@ def test_markdown_front_matter_with_an_impossible_date_and_nesting(case):
         row = case.document(name)
         assert row["status"] == "ok", (name, row["error"])
     assert case.document("aliases.md")["title"] != str([[["x"] * 9] * 9] * 9)
+    case.assert_rest_completed()
+
+
+@pytest.mark.timeout(120, method="thread")  # a blocked open is what failed here: bound it from another thread
+def test_file_swapped_for_a_fifo_between_discovery_and_reading(case, monkeypatch):
+    path = case.add("swapped.txt", SEED_ZH.read_bytes())
+
+    def swap() -> None:
+        path.unlink()
+        os.mkfifo(path)
+
+    _after_discovery(monkeypatch, swap)
+    case.run()
+    failed_with(case, "swapped.txt", "not a regular file", "FIFO")
+    case.assert_rest_completed()
+
+
+# ---- issue 26: limits retried when they change, digits of other scripts, the stage time budget ------------
+
+def test_a_document_refused_over_a_limit_is_ingested_once_the_limit_is_raised(case, monkeypatch):
+    monkeypatch.setenv("INGEST_MAX_TEXT_CHARS", "10000")
+    case.add("long.txt", SEED_JA_2.read_text("utf-8") * 10)
+    case.run()
+    failed_with(case, "long.txt", "over the 10,000-character limit")
+    case.run()  # the same limits: the refusal stands, without reading the file again
+    assert case.doc_id("long.txt") in case.summary.skipped
+    monkeypatch.delenv("INGEST_MAX_TEXT_CHARS")
+    case.run()
+    assert case.document("long.txt")["status"] == "ok" and case.doc_id("long.txt") in case.summary.loaded
+
+
+def test_arabic_indic_and_other_digits_are_read_as_ascii(case):
+    (case.inputs / GOOD).unlink()
+    text = SEED_JA_2.read_text("utf-8").translate({ord(c): 0x0660 + int(c) for c in "0123456789"})
+    case.add("arabic_indic.txt", text)
+    case.run()
+    row = case.document("arabic_indic.txt")
+    assert row["release"] == "pytorch-xla 2.6" and "٢" not in row["text"]
+
+
+# Lines of "1-1-1-…": every number is read again as the high end of the range the one before opens
+# (extract/mentions.py _ranged), ~13 s for 80 KB; "1x1x…" without a space: the
+# address pattern of language.py scans to the end of the run from every position, ~25 s for 80 KB
+# in one regular-expression call (see README, "Slow inputs").
+SLOW_EXTRACTION = "\n".join(["-".join(["1"] * 40)] * 1000)
+SLOW_PREPARATION = "1x" * 40_000
+
+
+@pytest.mark.timeout(120, method="thread")  # the test's bound must not use the SIGALRM the budget uses
+@pytest.mark.parametrize("name, content, stage", [
+    ("numbers.txt", SLOW_EXTRACTION, "extraction"),
+    ("run_on.txt", SLOW_PREPARATION, "preparing"),
+])
+def test_a_slow_document_fails_when_its_stage_runs_out_of_time(case, monkeypatch, name, content, stage):
+    """In the main thread (`ingest run` without Prefect) the budget stops even one long regular
+    expression; untimed, these documents take ~30 s (extraction) and ~60 s (preparing)."""
+    monkeypatch.setenv("INGEST_MAX_STAGE_SECONDS", "1")
+    case.add(name, content)
+    handler = signal.getsignal(signal.SIGALRM)
+    started = time.monotonic()
+    case.run()
+    elapsed = time.monotonic() - started
+    failed_with(case, name, f"{stage}", "stopped after 1 s", "split the file or report it")
+    assert elapsed < 20, f"{name} took {elapsed:.0f} s"
+    case.assert_rest_completed()
+    # the alarm is put back as it was: no timer left running, the same handler
+    assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0) and signal.getsignal(signal.SIGALRM) == handler
+
+
+@pytest.mark.timeout(120, method="thread")
+def test_the_stage_time_budget_holds_in_a_worker_thread(case, monkeypatch):
+    """Prefect's task threads and Dask's workers get no signals: the budget is checked between segments."""
+    monkeypatch.setenv("INGEST_MAX_STAGE_SECONDS", "1")
+    case.add("numbers.txt", SLOW_EXTRACTION)
+    done: list[float] = []
+
+    def run() -> None:
+        started = time.monotonic()
+        case.run()
+        done.append(time.monotonic() - started)
+
+    worker = threading.Thread(target=run)
+    worker.start()
+    worker.join(60)
+    assert done and done[0] < 20, done
+    failed_with(case, "numbers.txt", "extraction stopped after 1 s")
+    case.assert_rest_completed()
+
+
+@pytest.mark.timeout(120, method="thread")
+@pytest.mark.parametrize("name, content", [
+    ("fullwidth.txt", "１" * 100_000 + "％"),
+    ("stops.txt", "。" * 100_000),
+    ("percent.txt", "%" * 120_000),
+])
+def test_long_runs_without_a_latin_letter_are_prepared_in_linear_time(case, name, content):
+    """Language detection ran its address pattern over the whole text (~70 s for the full-width digits,
+    in one call no budget can stop in a worker thread); without a Latin letter its answer is known."""
+    case.add(name, content)
+    done: list[float] = []
+
+    def run() -> None:
+        started = time.monotonic()
+        case.run()
+        done.append(time.monotonic() - started)
+
+    worker = threading.Thread(target=run)  # as under Prefect or Dask: no signal would stop it
+    worker.start()
+    worker.join(100)
+    assert done and done[0] < 15, done
+    assert case.document(name)["status"] == "ok"
     case.assert_rest_completed()

@@ -9,8 +9,10 @@ they resolve inside the input folders.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import shutil
+import unicodedata
 from pathlib import Path
 
 import pytest
@@ -270,3 +272,112 @@ def test_same_files_under_another_root_and_a_symlink_farm_count_once(tmp_path, s
     assert len(documents) == 16 and len({shas[d] for d in documents}) == len(seeds)
     assert store.query("SELECT source_id, n_documents FROM sources ORDER BY 1") == sources
     assert store.report_checks() == checks
+
+
+# ---- issue 26: copies that differ in bytes, concurrent runs, names, empty files, the tool's own files --------
+
+def renderings(text: str) -> dict[str, bytes]:
+    """One article's text as six byte-different files: another encoding, CRLF, a BOM, NFD, full-width
+    and Arabic-Indic digits."""
+    return {"a_utf8.txt": text.encode(), "b_shift_jis.txt": text.encode("shift_jis"),
+            "c_crlf.txt": text.replace("\n", "\r\n").encode(), "d_bom.txt": b"\xef\xbb\xbf" + text.encode(),
+            "e_nfd.txt": unicodedata.normalize("NFD", text).encode(),
+            "f_fullwidth.txt": text.translate({ord(c): ord(c) + 0xFEE0 for c in "0123456789"}).encode(),
+            "g_arabic_indic.txt": text.translate({ord(c): 0x0660 + int(c) for c in "0123456789"}).encode()}
+
+
+def test_byte_different_renderings_of_one_text_are_one_source(tmp_path, store):
+    plain = Warehouse(tmp_path / "plain")
+    plain.run(folder(tmp_path, "plain", JA, ZH))
+    copies = folder(tmp_path, "copies", ZH)
+    for name, data in renderings((SEEDS / JA).read_text("utf-8")).items():
+        (copies / name).write_bytes(data)
+    summary = store.run(copies)
+
+    documents = store.documents()
+    assert documents["copies/a_utf8.txt"] == ("ok", None) and documents[f"copies/{ZH}"] == ("ok", None)
+    assert {doc_id: documents[doc_id] for doc_id in documents if doc_id[7] in "bcdefg"} == {
+        f"copies/{name}": ("duplicate", "copies/a_utf8.txt") for name in renderings("") if name[0] in "bcdefg"}
+    assert len(summary.duplicates) == 6 and len(summary.loaded) == 2
+    assert store.query("SELECT count(*) FROM sources") == [(2,)]
+    assert store.query("SELECT count(*) FROM segments WHERE doc_id <> 'copies/a_utf8.txt' "
+                       f"AND doc_id <> 'copies/{ZH}'") == [(0,)]
+    findings = ("SELECT (SELECT list(severity ORDER BY severity) FROM conflicts), "
+                "(SELECT list(n_sources ORDER BY n_sources) FROM corroborations)")
+    assert store.query(findings) == plain.query(findings)  # as two files: no article corroborates itself
+    store.run(copies)  # and so they stay
+    assert store.documents() == documents
+
+
+def test_the_same_bytes_loaded_by_two_concurrent_runs_count_once(tmp_path, store):
+    """Both runs plan before either loads (each found no copy in the warehouse); the loader, the single
+    writer, finds the copy in the warehouse when the second run loads."""
+    from ingest.run.runner import Run
+    from ingest.settings import RunOptions
+
+    runs = [Run(RunOptions(paths=(str(folder(tmp_path, site, JA)),), warehouse_path=str(store.db),
+                           reports_dir=str(store.reports)), UntranslatedEngine()) for site in ("siteA", "siteB")]
+    todo = [run.pending() for run in runs]
+    assert [len(t) for t in todo] == [1, 1] and not any(s.duplicate_of for t in todo for s in t)
+    for run, sources in zip(runs, todo):
+        run.stage_and_load(sources)
+        run.finish()
+    assert store.documents() == {f"siteA/{JA}": ("ok", None), f"siteB/{JA}": ("duplicate", f"siteA/{JA}")}
+    assert runs[1].summary.duplicates == {f"siteB/{JA}": f"siteA/{JA}"} and not runs[1].summary.loaded
+
+
+def test_a_folder_named_like_another_folders_hashed_label_keeps_its_documents(tmp_path, store):
+    second = tmp_path / "b" / "news"
+    lookalike = f"news~{hashlib.sha256(str(second).encode()).hexdigest()[:6]}"
+    store.run(folder(tmp_path / "a", "news", JA))
+    for parent, name, seed in (("c", lookalike, ZH), ("b", "news", XLA)):  # one file name, two articles
+        (folder(tmp_path / parent, name) / "article.txt").write_bytes((SEEDS / seed).read_bytes())
+        store.run(tmp_path / parent / name)
+    documents = store.documents()
+    assert len(documents) == 3 and set(documents.values()) == {("ok", None)}
+    ids = {doc_id: text for doc_id, text in store.query("SELECT doc_id, text FROM documents")}
+    assert f"news/{JA}" in ids and f"{lookalike}/article.txt" in ids
+    [third] = set(ids) - {f"news/{JA}", f"{lookalike}/article.txt"}
+    assert third.startswith("news~") and third.endswith("/article.txt")
+    assert ids[f"{lookalike}/article.txt"] != ids[third]  # neither replaced the other
+
+
+@pytest.mark.parametrize("content", [b"", b" \n"])
+def test_identical_files_that_fail_are_each_a_failed_row_not_duplicates(tmp_path, store, content):
+    inputs = folder(tmp_path, "in", JA)
+    for name in ("x1.txt", "x2.txt", "x3.txt"):
+        (inputs / name).write_bytes(content)
+    summary = store.run(inputs)
+    documents = store.documents()
+    assert [documents[f"in/x{i}.txt"] for i in (1, 2, 3)] == [("failed", None)] * 3
+    assert sorted(summary.failed) == [f"in/x{i}.txt" for i in (1, 2, 3)] and not summary.duplicates
+    again = store.run(inputs)
+    assert sorted(again.skipped) == sorted(documents) and not again.failed
+
+
+@pytest.mark.parametrize("where", ["reports", "."])
+def test_reports_written_into_an_input_folder_are_never_read_as_articles(tmp_path, where):
+    inputs = folder(tmp_path, "in", JA, ZH)
+    store = Warehouse(tmp_path)
+    store.reports = inputs / where
+    first = store.run(inputs)
+    assert (store.reports / "consistency.md").exists() and (store.reports / "consistency.html").exists()
+    checks = store.report_checks()
+    second = store.run(inputs)
+    assert second.n_files == first.n_files == 2
+    assert set(store.documents()) == {f"in/{JA}", f"in/{ZH}"} and store.report_checks() == checks
+    shutil.copy(store.reports / "consistency.md", tmp_path / "elsewhere.md")  # a report moved anywhere
+    assert store.run(inputs, tmp_path / "elsewhere.md").n_files == 2
+
+
+def test_a_copy_of_a_text_in_another_folder_stays_a_copy_without_being_read_again(tmp_path, store):
+    store.run(folder(tmp_path, "siteA", JA))
+    mirror = folder(tmp_path, "mirror")
+    (mirror / "crlf.txt").write_bytes((SEEDS / JA).read_bytes().replace(b"\n", b"\r\n"))
+    store.run(mirror)
+    assert store.documents()["mirror/crlf.txt"] == ("duplicate", f"siteA/{JA}")
+    other = store.run(folder(tmp_path, "other", ZH))
+    assert other.n_files == 1  # the copy's folder is not an input, and its original is as it was
+    (tmp_path / "siteA" / JA).unlink()
+    store.run(folder(tmp_path, "other", ZH))
+    assert store.documents()["mirror/crlf.txt"] == ("ok", None)  # its original gone, it takes its place

@@ -2,8 +2,8 @@
 
 An AST walk of src/ingest (`ingest.identity.module_graph`, the walk that also tells what a stage
 runs), imports under `if TYPE_CHECKING:` included.
-Layers, from the bottom: records/errors/settings <- the stages (discover, read, clean, lang,
-metadata, language, segment, prepare, translate, extract, identity) <- warehouse <- check <- outputs <- run
+Layers, from the bottom: records/errors/settings/limits/budget/escape <- the stages (discover, read,
+clean, lang, metadata, language, segment, prepare, translate, extract, identity, stages) <- warehouse <- check <- outputs <- run
 <- flow, prefect_server, evaluate <- cli. A module may import its own layer or lower ones; only run/ and
 outputs/ (and the layers above them) touch the warehouse.
 """
@@ -17,9 +17,10 @@ from ingest.identity import module_graph
 
 PACKAGE = Path(__file__).resolve().parents[1] / "src" / "ingest"
 LAYERS = [
-    {"ingest.records", "ingest.errors", "ingest.settings", "ingest.limits", "ingest.deploy"},
+    {"ingest.records", "ingest.errors", "ingest.settings", "ingest.limits", "ingest.deploy", "ingest.budget",
+     "ingest.escape"},
     {"ingest.lang", "ingest.discover", "ingest.read", "ingest.clean", "ingest.metadata", "ingest.language",
-     "ingest.segment", "ingest.prepare", "ingest.translate", "ingest.extract", "ingest.identity"},
+     "ingest.segment", "ingest.prepare", "ingest.translate", "ingest.extract", "ingest.identity", "ingest.stages"},
     {"ingest.warehouse"},
     {"ingest.check"},
     {"ingest.outputs"},

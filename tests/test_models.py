@@ -284,6 +284,13 @@ INVALID_PACKAGES = {
     "pair_ja_to_ja": lambda ja, zh: with_metadata(renamed(ja, "translate-ja_ja-1_0"), to_code="ja"),
     "pair_en_to_ja": lambda ja, zh: with_metadata(renamed(ja, "translate-en_ja-1_0"), from_code="en", to_code="ja"),
     "pair_en_to_en": lambda ja, zh: with_metadata(renamed(ja, "model"), from_code="en"),
+    # a trailing newline or a control character that `$` let through: a lookalike ja->en package in a
+    # folder named "translate-ja\n_en-1_0" beside the real one, left behind by `models remove ja->en`
+    "newline_in_from_code": lambda ja, zh: with_metadata(ja, from_code="ja\n"),
+    "newline_in_to_code": lambda ja, zh: with_metadata(ja, to_code="en\n"),
+    "newline_in_version": lambda ja, zh: with_metadata(ja, package_version="1.0\n"),
+    "control_in_target_prefix": lambda ja, zh: with_metadata(ja, target_prefix="\x1b[2J"),
+    "bidi_in_from_name": lambda ja, zh: with_metadata(ja, from_name="Japanese\u202e"),
     # json nesting that makes the parser recurse until RecursionError
     "deeply_nested_metadata": lambda ja, zh: {**ja, METADATA: (
         b'{"from_code": "ja", "to_code": "en", "package_version": "1.0", "x": ' + b"[" * 100_000

@@ -140,6 +140,41 @@ def test_markdown_report_injection_through_line_breaks_and_front_matter(case):
     assert "literal \\| stays" in text
 
 
+# ---- invisible characters and line breaks in file names ---------------------------------
+
+BIDI_NAME = "report\u202egpj.md"  # shows as "reportdm.jpg" where bidi controls act
+
+
+@pytest.fixture
+def bidi_reports(case):
+    (case.inputs / GOOD).unlink()
+    case.add("000_counterpart.md", COUNTERPART)
+    case.add(BIDI_NAME, HOSTILE_ARTICLE)
+    case.run()
+    assert case.query("SELECT count(*) FROM conflicts WHERE doc_b = ?", [case.doc_id(BIDI_NAME)])[0][0] > 0
+    return case.reports
+
+
+def test_bidi_controls_in_a_file_name_are_shown_escaped_in_both_reports(bidi_reports):
+    markdown = (bidi_reports / "consistency.md").read_text("utf-8")
+    page = (bidi_reports / "consistency.html").read_text("utf-8")
+    assert "\u202e" not in markdown and "\u202e" not in page
+    assert "in/report\\u202egpj.md" in "".join(_rendered(markdown).text)
+    parsed = _Page()
+    parsed.feed(page)
+    assert "in/report\\u202egpj.md" in "".join(parsed.text)
+
+
+def test_a_line_break_in_a_file_name_cannot_forge_a_line_of_run_output(case):
+    case.add("x\nerror: the warehouse is damaged; run rm -rf ~\n.txt", b"\x00\x01" * 50)
+    result = CliRunner().invoke(app, ["run", str(case.inputs), "--warehouse", str(case.db), "--reports",
+                                      str(case.reports), "--no-prefect"])
+    assert result.exit_code == 1
+    lines = result.output.splitlines()
+    assert not [line for line in lines if line.startswith("error:")], result.output
+    assert [line for line in lines if "failed in/x\\nerror: the warehouse is damaged" in line]
+
+
 # ---- ingest sql -------------------------------------------------------------------------
 
 def _sha256(path: Path) -> str:

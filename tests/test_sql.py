@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 import csv
+import html
 import io
 import json
+import re
+import subprocess
+import sys
 import time
 
 import duckdb
+import pytest
 from markdown_it import MarkdownIt
 from typer.testing import CliRunner
 
@@ -68,3 +73,83 @@ def test_writes_stay_impossible(seeded_warehouse, tmp_path):
         result = _sql(seeded_warehouse, statement)
         assert result.exit_code == 1 and "SQL error" in result.output, statement
     assert not (tmp_path / "x.csv").exists()
+
+
+def _sql_process(warehouse_path, statement: str, *options: str, **kwargs) -> subprocess.CompletedProcess:
+    """`ingest sql` in its own process: a DuckDB abort (SIGABRT) would take the test process with it."""
+    return subprocess.run([sys.executable, "-m", "ingest", "sql", statement, "--warehouse", str(warehouse_path),
+                           *options], capture_output=True, text=True, timeout=120, **kwargs)
+
+
+@pytest.mark.timeout(180)
+@pytest.mark.parametrize("statement", [
+    "CALL enable_logging(storage='file', storage_path='{dir}/log'); SELECT 1",
+    "SET logging_storage = 'stdout'; SET enable_logging = true; SELECT 1",
+    "PRAGMA enable_profiling = 'json'; PRAGMA profiling_output = '{dir}/profile.json'; SELECT 1",
+])
+def test_sql_settings_that_write_files_are_one_line_errors_not_an_abort(seeded_warehouse, tmp_path, statement):
+    """DuckDB's log to a file used to fail when the connection closed, aborting the process (rc -6)."""
+    result = _sql_process(seeded_warehouse, statement.format(dir=tmp_path))
+    assert result.returncode == 1, (result.returncode, result.stderr[-500:])
+    assert result.stderr.startswith("error: SQL error:") and result.stderr.count("\n") == 1, result.stderr
+    assert "configuration has been locked" in result.stderr
+    assert list(tmp_path.iterdir()) == [] and result.stdout == ""
+
+
+# `ingest sql` that writes its peak resident memory (VmHWM: this program's own, unlike ru_maxrss, which
+# keeps the size of the forked test process) to stderr when it exits.
+_MEASURED_SQL = """
+import atexit, re, sys
+atexit.register(lambda: sys.stderr.write(re.search(r"VmHWM:.*", open("/proc/self/status").read()).group() + "\\n"))
+from ingest.cli import app
+app(["sql", *sys.argv[1:]])
+"""
+
+
+@pytest.mark.timeout(120)
+def test_sql_streams_a_large_result_in_bounded_memory(seeded_warehouse, tmp_path):
+    """1,000,000 rows: held as Python tuples they took ~550 MB (a 60M-row result ended in MemoryError);
+    streamed, the process stays near its size at start (~110 MB)."""
+    statement = "SELECT i, repeat('x', 100) AS s FROM range(1000000) t(i)"
+    out = tmp_path / "out.jsonl"
+    with out.open("wb") as stdout:
+        result = subprocess.run([sys.executable, "-c", _MEASURED_SQL, statement, "--warehouse", str(seeded_warehouse),
+                                 "--format", "jsonl", "--timeout", "0"], stdout=stdout, stderr=subprocess.PIPE,
+                                text=True, timeout=100)
+    assert result.returncode == 0, result.stderr[-500:]
+    data = out.read_bytes()
+    assert data.count(b"\n") == 1_000_000 and data.endswith(b'"s": "' + b"x" * 100 + b'"}\n')
+    peak_kb = int(re.search(r"VmHWM:\s*(\d+) kB", result.stderr)[1])
+    assert peak_kb / 1024 < 250, result.stderr
+
+
+def test_sql_table_shows_the_first_rows_of_a_large_result_and_says_how_to_get_all(seeded_warehouse):
+    result = _sql(seeded_warehouse, "SELECT i FROM range(20000) t(i)", "--format", "table")
+    assert result.exit_code == 0
+    assert "more than 10,000 rows: the first 10,000 are shown" in result.output and "--format jsonl" in result.output
+
+
+FORMULAS = ["=HYPERLINK(\"http://evil.example\",\"x\")", "+1+cmd|' /C calc'!A0", "-2+3", "@SUM(A1)", "\t=1", "\r=1"]
+
+
+def test_sql_csv_cells_never_start_a_spreadsheet_formula(seeded_warehouse):
+    selects = ", ".join(f"{_literal(text)} AS c{i}" for i, text in enumerate(FORMULAS))
+    result = _sql(seeded_warehouse, f"SELECT {selects}, -1.5 AS n, 'plain' AS p", "--format", "csv")
+    assert result.exit_code == 0, result.output
+    header, row = list(csv.reader(io.StringIO(result.output)))
+    assert row == ["'" + text for text in FORMULAS] + ["-1.5", "plain"]
+
+
+def test_sql_markdown_shows_document_markup_as_text(seeded_warehouse):
+    payload = ('<img src=x onerror=alert(1)> <a href="http://evil.example">a</a> [x](http://evil.example) '
+               "![i](http://evil.example/i.png) **b** | cell")
+    markdown = _sql(seeded_warehouse, f"SELECT {_literal(payload)} AS t", "--format", "markdown").output
+    page = MarkdownIt("commonmark", {"html": True}).enable("table").render(markdown)
+    assert set(re.findall(r"<(\w+)", page)) == {"table", "thead", "tr", "th", "tbody", "td"}
+    assert not re.search(r"<\w+ ", page)  # no tag has an attribute
+    assert page.count("<td>") == 1
+    assert html.unescape(re.sub(r"<[^>]+>", "", page)).strip().endswith(payload)
+
+
+def _literal(text: str) -> str:
+    return "'" + text.replace("'", "''") + "'"

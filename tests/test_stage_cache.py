@@ -7,6 +7,7 @@ and `ingest.extract.document.extract_document`, which `ingest.run.batches` calls
 
 from __future__ import annotations
 
+import os
 import shutil
 from collections import Counter
 
@@ -224,8 +225,6 @@ def test_flow_isolates_a_broken_document_in_its_own_failed_task(prefect_api, cal
 def test_flow_retries_a_locked_warehouse_with_backoff(prefect_api, seeds_copy, tmp_path, monkeypatch):
     import prefect
 
-    from ingest import flow
-
     connect, attempts = warehouse.connect, Counter()
 
     def locked_once_at_load(path, *args, **kwargs):
@@ -234,7 +233,7 @@ def test_flow_retries_a_locked_warehouse_with_backoff(prefect_api, seeds_copy, t
             raise warehouse.WarehouseLockedError(f"the warehouse {path} is locked by process 4242 (simulated)")
         return connect(path, *args, **kwargs)
 
-    monkeypatch.setattr(flow.warehouse, "connect", locked_once_at_load)
+    monkeypatch.setattr(warehouse, "connect", locked_once_at_load)
     tag = f"test-retry-{tmp_path.name}"
     with prefect.tags(tag):
         result = _flow(seeds_copy, tmp_path / "w.duckdb")
@@ -302,4 +301,31 @@ def test_a_wrong_shaped_stage_cache_entry_is_a_miss_not_an_error(seeds_copy, tmp
     assert _replace_every_entry(tmp_path / "w.stages", zlib.compress(json.dumps(wrong).encode())) > 0
     summary = _direct(seeds_copy, db)
     assert len(summary.loaded) == 4 and summary.work == ALL
+    assert document_row_counts(db) == counts
+
+
+@pytest.mark.timeout(120, method="thread")  # a blocked read is what failed here: bound it from another thread
+@pytest.mark.parametrize("kind", ["fifo", "dev_zero", "inflates"])
+def test_a_stage_cache_entry_that_is_no_file_or_too_big_is_a_miss(seeds_copy, tmp_path, kind):
+    """A FIFO in place of an entry blocked the run for ever; a link to /dev/zero ended in MemoryError;
+    1 GB of zeros compressed to 1 MB would inflate into memory."""
+    import zlib
+
+    db = tmp_path / "w.duckdb"
+    _direct(seeds_copy, db)
+    counts = document_row_counts(db)
+    db.unlink()
+    entries = sorted((tmp_path / "w.stages").rglob("*.json.z"))
+    assert entries
+    bomb = zlib.compress(b"0" * (1 << 30), 9) if kind == "inflates" else b""
+    for entry in entries:
+        entry.unlink()
+        if kind == "fifo":
+            os.mkfifo(entry)
+        elif kind == "dev_zero":
+            entry.symlink_to("/dev/zero")
+        else:
+            entry.write_bytes(bomb)
+    summary = _direct(seeds_copy, db)
+    assert len(summary.loaded) == 4 and summary.cached == {} and summary.work == ALL
     assert document_row_counts(db) == counts

@@ -28,8 +28,8 @@ that matches decides (`!` takes a file back), deeper ignore files after shallowe
 from __future__ import annotations
 
 import hashlib
+import itertools
 import os
-import stat
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Iterable, Iterator, Sequence
@@ -37,16 +37,29 @@ from typing import Iterable, Iterator, Sequence
 from pathspec import GitIgnoreSpec
 
 from .clean import SUPPORTED_SUFFIXES
-from .records import KnownSources, SourceFile
+from .read import NotRegularFileError, open_regular
+from .records import REPORT_SIGNATURE, KnownSources, SourceFile
 
 
 def file_sha256(path: Path) -> str:
-    """Hex sha256 of a file's raw bytes, read in chunks so large files cost no memory."""
-    digest = hashlib.sha256()
-    with path.open("rb") as handle:
+    """Hex sha256 of a file's raw bytes, read in chunks so large files cost no memory (refused with
+    NotRegularFileError if what is opened is no regular file)."""
+    return _fingerprint(path)[0]
+
+
+def _fingerprint(path: Path) -> tuple[str, int, bytes]:
+    """(sha256, size, first bytes) of the regular file `path`, read once, in chunks."""
+    digest, size, head = hashlib.sha256(), 0, b""
+    with open_regular(path) as handle:
         for chunk in iter(lambda: handle.read(1 << 20), b""):
+            head = head or chunk[:_HEAD_BYTES]
             digest.update(chunk)
-    return digest.hexdigest()
+            size += len(chunk)
+    return digest.hexdigest(), size, head
+
+
+# The report files carry REPORT_SIGNATURE in their first few hundred bytes.
+_HEAD_BYTES = 1024
 
 
 def _walk(folder: Path) -> Iterator[Path]:
@@ -63,7 +76,7 @@ def _displayable(text: str) -> str:
 
 
 class _Namer:
-    """Readable, stable doc ids: `<folder label>/<path inside the folder>`."""
+    """Readable, stable doc ids: `<folder label>/<path inside the folder>`, never one for two files."""
 
     def __init__(self, known: KnownSources) -> None:
         self.known = known
@@ -74,23 +87,31 @@ class _Namer:
         """The folder's label: as stored, else its name, else (name taken by another folder) name~hash."""
         if folder not in self.labels:
             taken = {label for other, label in self.labels.items() if other != folder}
-            name = Path(folder).name or "root"
-            self.labels[folder] = name if name not in taken else _hashed(name, folder)
+            # A folder may itself be named like another's hashed label ("news~1a2b3c"): that candidate
+            # is taken then, and the next one is used, so no two folders share a label.
+            self.labels[folder] = next(label for label in _labels(folder) if label not in taken)
         return self.labels[folder]
 
     def doc_id(self, folder: str, path: str) -> str:
         if path in self.known.ids_by_path:
             return self.known.ids_by_path[path]
         inside = Path(path).relative_to(folder).as_posix()
-        doc_id = f"{self.label(folder)}/{inside}"
-        if self.paths_by_id.get(doc_id, path) != path:  # an id an older warehouse gave another file
-            doc_id = f"{_hashed(Path(folder).name or 'root', folder)}/{inside}"
+        # An id an older warehouse gave another file is taken: the next label candidate is used.
+        labels = itertools.chain([self.label(folder)], _labels(folder))
+        doc_id = next(candidate for candidate in (f"{label}/{inside}" for label in labels)
+                      if self.paths_by_id.get(candidate, path) == path)
         self.paths_by_id[doc_id] = path
         return doc_id
 
 
-def _hashed(name: str, folder: str) -> str:
-    return f"{name}~{hashlib.sha256(folder.encode('utf-8', 'surrogateescape')).hexdigest()[:6]}"
+def _labels(folder: str) -> Iterator[str]:
+    """A folder's label candidates: its name, then its name and ever longer digests of its path."""
+    name = Path(folder).name or "root"
+    digest = hashlib.sha256(folder.encode("utf-8", "surrogateescape")).hexdigest()
+    yield name
+    for length in range(6, len(digest) + 1, 2):
+        yield f"{name}~{digest[:length]}"
+    yield from (f"{name}~{digest}~{n}" for n in itertools.count(2))
 
 
 class _Boundary:
@@ -159,7 +180,9 @@ class _Exclusion:
         return self.ignore_files[folder]
 
 
-def _identify(doc_id: str, folder: str, path: Path, refusal: str | None, excluded: str | None) -> SourceFile:
+def _identify(doc_id: str, folder: str, path: Path, refusal: str | None, excluded: str | None) -> SourceFile | None:
+    """The source file at `path`, with its hash, or with the reason it cannot be read or why it is
+    excluded; None for a report this tool wrote (an output, never an input)."""
     fmt = SUPPORTED_SUFFIXES[path.suffix.lower()]
     try:
         doc_id.encode("utf-8")
@@ -172,17 +195,17 @@ def _identify(doc_id: str, folder: str, path: Path, refusal: str | None, exclude
     if refusal:
         return SourceFile(doc_id, str(path), fmt, None, None, error=refusal, root=folder)
     try:
-        info = path.stat()
-        if not stat.S_ISREG(info.st_mode):
-            # A FIFO or device named *.txt would block or never end when read.
-            return SourceFile(doc_id, str(path), fmt, None, None, root=folder,
-                              error="not a regular file (a FIFO, socket or device); remove it from the input")
-        return SourceFile(doc_id, str(path), fmt, file_sha256(path), info.st_size, root=folder)
+        sha256, size, head = _fingerprint(path)
+    except NotRegularFileError as exc:  # a FIFO or device named *.txt would block or never end when read
+        return SourceFile(doc_id, str(path), fmt, None, None, root=folder, error=str(exc))
     except OSError as exc:
         return SourceFile(doc_id, str(path), fmt, None, None, root=folder,
                           error=f"cannot read file at discovery ({exc.strerror or exc}); "
                                 "check that it exists and is readable (a symlink loop or broken link "
                                 "also ends here), then re-run")
+    if REPORT_SIGNATURE.encode() in head:
+        return None
+    return SourceFile(doc_id, str(path), fmt, sha256, size, root=folder)
 
 
 def _files(root: Path) -> tuple[Path, list[Path], bool]:
@@ -211,9 +234,9 @@ def discover(paths: Iterable[str | Path], *, follow_links: bool = False, known: 
     listed = [_files(Path(os.path.realpath(root))) for root in roots]
     boundary = _Boundary([Path(os.path.realpath(root)) for root in roots] + [Path(folder) for folder, _ in extra])
     namer, exclusion = _Namer(known), _Exclusion(exclude)
-    found: dict[str, SourceFile] = {}  # by path: a file under two given folders is found once
+    found: dict[str, SourceFile | None] = {}  # by path: a file under two given folders is found once
 
-    def identify(folder: Path, path: Path, excluded: str | None = None) -> SourceFile:
+    def identify(folder: Path, path: Path, excluded: str | None = None) -> SourceFile | None:
         refusal = None if follow_links else boundary.refusal(path)
         return _identify(namer.doc_id(str(folder), str(path)), str(folder), path, refusal, excluded)
 
@@ -224,18 +247,19 @@ def discover(paths: Iterable[str | Path], *, follow_links: bool = False, known: 
     for folder, path in extra:  # stored copies looked at again: not inputs, so nothing excludes them
         if str(Path(path)) not in found:
             found[str(Path(path))] = identify(Path(folder), Path(path))
-    return _mark_duplicates(found.values(), known)
+    return _mark_duplicates(filter(None, found.values()), known)
 
 
 def _mark_duplicates(sources: Iterable[SourceFile], known: KnownSources) -> list[SourceFile]:
     """Every copy of some bytes points at the first: the `ok` document the warehouse holds with
-    them (unless that very document is here with other bytes now), else the first by doc_id."""
+    them (unless that very document is here with other bytes now), else the first by doc_id.
+    Bytes the warehouse holds as failed are no one's copy: each file of them is its own document."""
     ordered = sorted(sources, key=lambda s: s.doc_id)
     here = {s.doc_id: s.sha256 for s in ordered}
     first_by_hash = {sha: doc_id for sha, doc_id in known.canonical_by_sha.items() if here.get(doc_id, sha) == sha}
     marked = []
     for source in ordered:
-        if source.sha256 is not None:
+        if source.sha256 is not None and source.sha256 not in known.failed_sha:
             original = first_by_hash.setdefault(source.sha256, source.doc_id)
             if original != source.doc_id:
                 source = replace(source, duplicate_of=original)

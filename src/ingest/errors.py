@@ -15,6 +15,15 @@ class ReadError(IngestError, ValueError):
     """The bytes are not a text document we can decode; the message says why and what to do."""
 
 
+class LimitError(ReadError):
+    """A document is over one of the per-article limits (`limits.current()`): it is tried again
+    when the limits change."""
+
+
+class SettingsError(IngestError):
+    """An environment variable or setting holds a value that cannot be used; says which and what to do."""
+
+
 class WarehouseError(IngestError, RuntimeError):
     """The warehouse file cannot be opened (not a DuckDB file, unwritable folder...); says what to do."""
 

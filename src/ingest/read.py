@@ -16,13 +16,44 @@ codec fits the file is refused (`ReadError`).
 from __future__ import annotations
 
 import codecs
+import os
 import re
+import stat
 import unicodedata
+from pathlib import Path
+from typing import BinaryIO
 
 from charset_normalizer import from_bytes
 
 from .errors import ReadError
 from .records import Decoded
+
+
+class NotRegularFileError(ReadError):
+    """What was opened is a FIFO, socket or device, not a file: reading it could block or never end."""
+
+
+def open_regular(path: str | Path) -> BinaryIO:
+    """`path` opened for reading, refused unless it is a regular file.
+
+    It is opened without blocking (O_NONBLOCK: opening a FIFO for reading would wait for a writer)
+    and checked with fstat on the open descriptor, so a file swapped for a FIFO, a device or a link
+    to /dev/zero after an earlier look is refused rather than read.
+    """
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise NotRegularFileError("not a regular file (a FIFO, socket or device); remove it from the input")
+        return os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
+
+
+def read_regular(path: str | Path, limit: int) -> bytes:
+    """At most `limit` + 1 bytes of the regular file `path` (one more than allowed says it is too big)."""
+    with open_regular(path) as handle:
+        return handle.read(limit + 1)
 
 _BOMS = ((codecs.BOM_UTF8, "utf-8-sig"), (codecs.BOM_UTF32_LE, "utf-32"),
          (codecs.BOM_UTF32_BE, "utf-32"), (codecs.BOM_UTF16_LE, "utf-16"),

@@ -53,6 +53,11 @@ def cell_spans(row: str) -> list[tuple[int, int]]:
     return spans
 
 
+# Written near the top of both report files (an HTML comment in the Markdown, a generator meta tag
+# in the HTML): discovery never takes a file carrying it for an article, wherever --reports put it.
+REPORT_SIGNATURE = "generator: ingest-consistency-report"
+
+
 @dataclass(frozen=True)
 class SourceFile:
     """One input file as found on disk; `duplicate_of` names the doc_id with the same bytes,
@@ -77,12 +82,15 @@ class KnownSources:
     `ids_by_path`: absolute path -> doc_id (a file keeps its id whichever root finds it);
     `labels_by_root`: input folder -> the first part of its documents' ids;
     `canonical_by_sha`: sha256 -> doc_id of the `ok` document with those bytes (a later
-    copy is its duplicate, even across runs).
+    copy is its duplicate, even across runs); `failed_sha`: the bytes of `failed` documents
+    (a copy of bytes that failed is not a duplicate but fails on its own, and is then skipped
+    like its original while nothing changes).
     """
 
     ids_by_path: dict[str, str] = field(default_factory=dict)
     labels_by_root: dict[str, str] = field(default_factory=dict)
     canonical_by_sha: dict[str, str] = field(default_factory=dict)
+    failed_sha: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -157,6 +165,9 @@ class PreparedDocument:
     metadata: Metadata = field(default_factory=Metadata)
     text: str | None = None
     segments: list[SegmentRecord] = field(default_factory=list)
+    # Failed over a per-article limit (size, characters, markup, segments, time): tried again when
+    # the limits change (`limits.Limits.mark`).
+    limited: bool = False
 
 
 # The tables a document's rows go to besides `documents`, in load order.

@@ -1,9 +1,10 @@
 """What every input format shares: text normalisation and the final pass over blocks.
 
-Each block ends as one line of NFKC-normalised text without invisible or control
-characters; empty blocks, bare bullets and web chrome (`clean/chrome.txt`) are dropped.
-A table row keeps every cell, empty ones too, so that the n-th cell of every row stands
-under the n-th header cell (`extract/claims.py` reads column headers that way).
+Each block ends as one line of NFKC-normalised text, every decimal digit written in ASCII,
+without invisible or control characters; empty blocks, bare bullets and web chrome
+(`clean/chrome.txt`) are dropped. A table row keeps every cell, empty ones too, so that the n-th
+cell of every row stands under the n-th header cell (`extract/claims.py` reads column headers
+that way).
 """
 
 from __future__ import annotations
@@ -24,6 +25,9 @@ INVISIBLE = re.compile("[\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\uf
 _LINE_SEPARATORS = re.compile("\r\n|[\r\u2028\u2029]")
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 _SPACES = re.compile(r"[ \t\u00a0\u3000]+")
+# Decimal digits of other scripts (Arabic-Indic ٢, Devanagari २ ...): NFKC folds full-width and
+# mathematical digits to ASCII but not these, and every number reader expects 0-9.
+_OTHER_DIGITS = re.compile(r"[^\D0-9]")
 _BULLET_ONLY = re.compile(rf"^[-*•+{re.escape(bullet_chars())}]$")
 _CJK_CHAR = r"[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff\uff00-\uffef]"
 _SOFTBREAK_CJK = re.compile(rf"(?<={_CJK_CHAR})\n(?={_CJK_CHAR})")
@@ -42,8 +46,10 @@ def chrome_lines() -> frozenset[str]:
 
 
 def normalize_text(text: str) -> str:
-    """NFKC, invisible and control characters removed, runs of spaces collapsed, lines stripped."""
+    """NFKC, digits in ASCII, invisible and control characters removed, runs of spaces collapsed,
+    lines stripped."""
     text = unicodedata.normalize("NFKC", _LINE_SEPARATORS.sub("\n", text))
+    text = _OTHER_DIGITS.sub(lambda m: str(unicodedata.decimal(m.group())), text)
     text = _CONTROL.sub("", INVISIBLE.sub("", text))
     return "\n".join(_SPACES.sub(" ", line).strip() for line in text.split("\n"))
 

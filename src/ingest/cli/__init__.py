@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import os
 from importlib.metadata import PackageNotFoundError, version
 
 import typer
 
 from . import evaluate, models, query, run, translate
-from .consoles import say
+from .consoles import Exit, fail, say
 
 
 def _version() -> str:
@@ -28,12 +29,38 @@ app = typer.Typer(no_args_is_help=True, add_completion=False, rich_markup_mode=N
 
 
 @app.callback()
-def main(show_version: bool = typer.Option(False, "--version", callback=_print_version, is_eager=True,
+def main(ctx: typer.Context,
+         show_version: bool = typer.Option(False, "--version", callback=_print_version, is_eager=True,
                                            help="Print the version and exit.")) -> None:
     """Ingest ja/zh technical articles into DuckDB, translate them offline and cross-check claims.
 
-    Exit status: 0 done, 1 failed (a file, a query, the command), 2 usage, 3 the warehouse is locked.
+    Exit status: 0 done, 1 failed (a file, a query, the command), 2 usage or a bad environment
+    variable, 3 the warehouse is locked.
     """
+    check_environment(ctx.invoked_subcommand)
+
+
+# The commands that read the language profiles or use argostranslate's folders.
+_USE_LANGUAGES = {"run", "translate", "eval"}
+_USE_PACKAGES = {"run", "translate", "eval", "models"}
+
+
+def check_environment(command: str | None) -> None:
+    """Validate, before any work, every environment variable the command reads: one line and exit 2
+    for a value that cannot be used."""
+    from .. import lang, limits
+    from ..errors import SettingsError
+
+    try:
+        limits.current()
+        if command in _USE_LANGUAGES or lang.LANGUAGE_DIRS_ENV in os.environ:
+            lang.profiles()
+        if command in _USE_PACKAGES:
+            from ..translate.packages import argos_settings
+
+            argos_settings()
+    except SettingsError as error:
+        fail(str(error), Exit.USAGE)
 
 
 app.command("run")(run.run)

@@ -3,18 +3,22 @@
 Document text, file names and query results come from the inputs, so nothing printed is read
 as Rich markup (`[/x]` would crash, `[bold]` would style), emoji codes (`:x:`) or highlighting,
 and control characters (escape sequences in a file name) are shown as visible escapes instead
-of reaching the terminal. Lines are never wrapped, so a printed command can be pasted.
+of reaching the terminal (`ingest.escape`, shared with every output format). Each message is
+one line: a line break inside a file name or a query error is shown as `\\n`, so text from the inputs
+cannot start a line that looks like one of ours (`error: ...`). Lines are never wrapped, so a printed
+command can be pasted.
 """
 
 from __future__ import annotations
 
-import re
 from enum import IntEnum
 from typing import NoReturn
 
 import typer
 from rich.console import Console
 from rich.text import Text
+
+from ..escape import visible
 
 
 class Exit(IntEnum):
@@ -33,30 +37,22 @@ def _console(stderr: bool) -> Console:
 console = _console(stderr=False)
 err = _console(stderr=True)
 
-# C0 and C1 controls, DEL, and the bidirectional overrides that reorder what a terminal shows.
-_INVISIBLE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
-_LINE_BREAKS = re.compile(r"[\n\t]")
-
-
-def visible(text: str, keep_line_breaks: bool = False) -> str:
-    """`text` with every control character written as an escape (`\\x1b`, `\\r`, `\\u202e`)."""
-    def escape(match: re.Match[str]) -> str:
-        return match.group().encode("unicode_escape").decode("ascii")
-
-    text = _INVISIBLE.sub(escape, str(text))
-    return text if keep_line_breaks else _LINE_BREAKS.sub(escape, text)
-
 
 def say(message: str, to: Console = console) -> None:
-    """Print one message of ours that may quote untrusted text."""
-    to.print(visible(message, keep_line_breaks=True))
+    """Print one line of ours that may quote untrusted text."""
+    to.print(visible(message))
 
 
 def warn(message: str) -> None:
-    err.print(Text("warning: ", style="yellow"), Text(visible(message, keep_line_breaks=True)), sep="")
+    err.print(Text("warning: ", style="yellow"), Text(visible(message)), sep="")
 
 
 def fail(message: str, code: Exit = Exit.FAILED) -> NoReturn:
-    """Print `error: message` on stderr and end the command with `code`."""
-    err.print(Text("error: ", style="red"), Text(visible(message, keep_line_breaks=True)), sep="")
+    """Print `error: message` on stderr, as one line, and end the command with `code`."""
+    err.print(Text("error: ", style="red"), Text(visible(message)), sep="")
     raise typer.Exit(int(code))
+
+
+def one_line(text: str) -> str:
+    """A library's multi-line message (DuckDB's "LINE 1: ..." context) folded into one line."""
+    return " ".join(line.strip() for line in str(text).splitlines() if line.strip())

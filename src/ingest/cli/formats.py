@@ -1,26 +1,28 @@
 """Query results as a terminal table, JSON, JSON lines, CSV or a Markdown table.
 
 The data formats carry the values exactly (dates as ISO 8601, nested values as JSON), so they
-can be piped into other tools; JSON additionally escapes every control character. When the
-output is a terminal, control characters in any format are shown as visible escapes.
+can be piped into other tools, except where a value would act when opened (`ingest.escape`):
+JSON escapes every invisible character, a CSV text cell that a spreadsheet would run as a formula
+gets a leading `'`, and Markdown cells are literal text (no link, image or HTML). When the output
+is a terminal, control characters in any format are shown as visible escapes.
+
+Rows are written as they are fetched (`write_rows`), so a result of any size streams through
+without being held in memory.
 """
 
 from __future__ import annotations
 
 import base64
-import csv
 import datetime as dt
 import decimal
-import io
 import json
-import re
 import uuid
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Iterable, Iterator, Sequence
 
 from rich.table import Table
 from rich.text import Text
 
-from .consoles import visible
+from ..escape import json_text, markdown_cell, spreadsheet_cell, visible
 
 FORMATS = ("table", "json", "jsonl", "csv", "markdown")
 
@@ -44,13 +46,8 @@ def plain(value: Any) -> Any:
     return value
 
 
-# json.dumps escapes C0 controls only; DEL, the C1 controls (CSI is \x9b) and the bidi overrides too.
-_UNESCAPED_CONTROLS = re.compile(r"[\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
-
-
 def _json(value: Any) -> str:
-    text = json.dumps(plain(value), ensure_ascii=False)
-    return _UNESCAPED_CONTROLS.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+    return json_text(plain(value))
 
 
 def _text(value: Any) -> str:
@@ -64,36 +61,55 @@ def _text(value: Any) -> str:
     return str(plain(value))
 
 
-def as_json(columns: Sequence[str], rows: Sequence[tuple]) -> str:
-    if not rows:
-        return "[]\n"
-    return "[\n" + ",\n".join("  " + _json(dict(zip(columns, row))) for row in rows) + "\n]\n"
+def _numeric(value: Any) -> bool:
+    return isinstance(value, (int, float, decimal.Decimal)) and not isinstance(value, bool)
 
 
-def as_jsonl(columns: Sequence[str], rows: Sequence[tuple]) -> str:
-    return "".join(_json(dict(zip(columns, row))) + "\n" for row in rows)
+def _csv_cell(value: Any) -> str:
+    """A CSV cell: numbers as written (a negative number is no formula), any other text made inert
+    for spreadsheets."""
+    return _text(value) if _numeric(value) else spreadsheet_cell(_text(value))
 
 
-def as_csv(columns: Sequence[str], rows: Sequence[tuple]) -> str:
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(columns)
-    writer.writerows([_text(v) for v in row] for row in rows)
-    return buffer.getvalue()
+def json_chunks(columns: Sequence[str], rows: Iterable[tuple]) -> Iterator[str]:
+    opened = False
+    for row in rows:
+        yield ("[\n  " if not opened else ",\n  ") + _json(dict(zip(columns, row)))
+        opened = True
+    yield "\n]\n" if opened else "[]\n"
 
 
-def as_markdown(columns: Sequence[str], rows: Sequence[tuple]) -> str:
-    """A GitHub-flavoured Markdown table; pipes and line breaks inside cells are escaped."""
-    def cell(value: Any) -> str:
-        return re.sub(r"\r\n|\r|\n", "<br>", _text(value).replace("\\", "\\\\").replace("|", "\\|"))
-
-    lines = ["| " + " | ".join(cell(c) for c in columns) + " |", "|" + "|".join("---" for _ in columns) + "|"]
-    lines += ["| " + " | ".join(cell(v) for v in row) + " |" for row in rows]
-    return "\n".join(lines) + "\n"
+def jsonl_chunks(columns: Sequence[str], rows: Iterable[tuple]) -> Iterator[str]:
+    for row in rows:
+        yield _json(dict(zip(columns, row))) + "\n"
 
 
-WRITERS: dict[str, Callable[[Sequence[str], Sequence[tuple]], str]] = {
-    "json": as_json, "jsonl": as_jsonl, "csv": as_csv, "markdown": as_markdown}
+def _csv_line(cells: Sequence[str]) -> str:
+    """One CSV record (RFC 4180 quoting, "\n" line ends). The csv module quotes only the characters of
+    its line terminator, so a lone "\r" in a cell would split the record for every reader."""
+    def field(text: str) -> str:
+        return '"' + text.replace('"', '""') + '"' if any(c in text for c in ',"\r\n') else text
+
+    line = ",".join(field(c) for c in cells)
+    return (line if line or len(cells) != 1 else '""') + "\n"  # one empty cell is not a blank line
+
+
+def csv_chunks(columns: Sequence[str], rows: Iterable[tuple]) -> Iterator[str]:
+    yield _csv_line([spreadsheet_cell(c) for c in columns])
+    for row in rows:
+        yield _csv_line([_csv_cell(v) for v in row])
+
+
+def markdown_chunks(columns: Sequence[str], rows: Iterable[tuple]) -> Iterator[str]:
+    """A GitHub-flavoured Markdown table of literal text; line breaks inside cells become `<br>`."""
+    yield "| " + " | ".join(markdown_cell(c) for c in columns) + " |\n"
+    yield "|" + "|".join("---" for _ in columns) + "|\n"
+    for row in rows:
+        yield "| " + " | ".join(markdown_cell(_text(v)) for v in row) + " |\n"
+
+
+WRITERS: dict[str, Callable[[Sequence[str], Iterable[tuple]], Iterator[str]]] = {
+    "json": json_chunks, "jsonl": jsonl_chunks, "csv": csv_chunks, "markdown": markdown_chunks}
 
 
 def as_table(columns: Sequence[str], rows: Sequence[tuple], max_width: int) -> Table:

@@ -2,18 +2,20 @@
 
 from __future__ import annotations
 
+import contextlib
+import itertools
 import sys
 import threading
 from pathlib import Path
-from typing import Optional
+from typing import Iterator, Optional
 
 import typer
 
 from .. import check, outputs, warehouse
 from ..errors import IngestError, command
-from .consoles import Exit, console, fail, say, visible
+from .consoles import Exit, console, fail, one_line, say, visible, warn
 from .formats import FORMATS, WRITERS, as_table
-from .run import reports_option, warehouse_option
+from .run import fail_on_warehouse_fault, reports_option, warehouse_option
 
 # `ingest run` waits about 30 s for the warehouse's lock (warehouse._LOCK_RETRIES); a query stopped
 # before that never makes a concurrent run fail.
@@ -30,7 +32,8 @@ def sql(statement: str = typer.Argument(..., help="A SQL query; the warehouse is
         max_width: int = typer.Option(60, help="Truncate table cells wider than this (table format only).")) -> None:
     """Run a read-only SQL query on the warehouse and print the result.
 
-    Exit status: 0 done, 1 the query failed or timed out, 2 usage, 3 the warehouse is locked.
+    The data formats stream rows as they are fetched (any number of rows); the table shows the
+    first 10,000. Exit status: 0 done, 1 the query failed or timed out, 2 usage, 3 the warehouse is locked.
     """
     if not statement.strip():
         example = command("sql 'SELECT doc_id, status FROM documents'")
@@ -38,16 +41,31 @@ def sql(statement: str = typer.Argument(..., help="A SQL query; the warehouse is
     fmt = fmt or ("table" if console.is_terminal else "json")
     if fmt not in FORMATS:
         fail(f"unknown --format {fmt!r}; choose one of {', '.join(FORMATS)}", Exit.USAGE)
-    columns, rows = _query(warehouse_path, statement, timeout)
-    if fmt == "table":
-        console.print(as_table(columns, rows, max_width))
-        console.print(f"{len(rows)} row(s)")
-        return
-    text = WRITERS[fmt](columns, rows)
-    sys.stdout.write(visible(text, keep_line_breaks=True) if console.is_terminal else text)
+    with _query(warehouse_path, statement, timeout) as (columns, rows):
+        if fmt == "table":
+            shown = list(itertools.islice(rows, MAX_TABLE_ROWS + 1))
+            console.print(as_table(columns, shown[:MAX_TABLE_ROWS], max_width))
+            if len(shown) > MAX_TABLE_ROWS:
+                say(f"more than {MAX_TABLE_ROWS:,} rows: the first {MAX_TABLE_ROWS:,} are shown; `--format jsonl` "
+                    "or `--format csv` write them all (they stream), or add a LIMIT")
+            else:
+                console.print(f"{len(shown)} row(s)")
+            return
+        terminal = console.is_terminal
+        for chunk in WRITERS[fmt](columns, rows):
+            sys.stdout.write(visible(chunk, keep_line_breaks=True) if terminal else chunk)
 
 
-def _query(path: Path, statement: str, timeout: float) -> tuple[list[str], list[tuple]]:
+# A terminal table of more rows is unreadable, and Rich lays the whole table out in memory.
+MAX_TABLE_ROWS = 10_000
+# Rows fetched from DuckDB at a time: the result streams, whatever its size.
+FETCH_ROWS = 2_048
+
+
+@contextlib.contextmanager
+def _query(path: Path, statement: str, timeout: float) -> Iterator[tuple[list[str], Iterator[tuple]]]:
+    """(columns, rows as they are fetched) of a read-only query, stopped after `timeout` seconds; every
+    DuckDB fault (an error, the timeout, memory) ends the command with one line."""
     import duckdb
 
     con = _open_read_only(path)
@@ -55,35 +73,61 @@ def _query(path: Path, statement: str, timeout: float) -> tuple[list[str], list[
     try:
         if timer:
             timer.start()
-        return warehouse.query(con, statement)
+        cursor = con.execute(statement)
+        columns = [d[0] for d in cursor.description or []]
+        yield columns, _fetched(cursor)
     except duckdb.InterruptException:
         fail(f"the query ran longer than --timeout {timeout:g} s and was stopped (while it runs it holds the "
              "warehouse's read lock, which keeps `ingest run` from writing); give it more time with --timeout "
              "SECONDS, or --timeout 0 for none")
     except duckdb.Error as error:
-        fail(f"SQL error: {error}")
+        fail(f"SQL error: {one_line(error)}")
+    except MemoryError:
+        fail("the result does not fit in memory; add a LIMIT, select fewer columns, or use --format jsonl or csv "
+             "(they stream rows)")
     finally:
         if timer:
             timer.cancel()
         con.close()
 
 
+def _fetched(cursor) -> Iterator[tuple]:
+    while True:
+        batch = cursor.fetchmany(FETCH_ROWS)
+        if not batch:
+            return
+        yield from batch
+
+
 def export(folder: Path = typer.Argument(..., help="Folder to write one file per table and view into."),
            fmt: str = typer.Option("parquet", "--format", "-f", metavar="parquet|csv", help="File format."),
            warehouse_path: Path = warehouse_option("The DuckDB warehouse to export.")) -> None:
-    """Write every table and view of the warehouse to FOLDER as Parquet or CSV files."""
+    """Write every table and view of the warehouse to FOLDER as Parquet or CSV files.
+
+    It reads no file but the warehouse (a view over another file is not exported, and named) and
+    writes only into FOLDER. Exit status: 0 done, 1 some relation could not be exported.
+    """
+    import duckdb
+
     from ..warehouse.export import FORMATS as EXPORT_FORMATS, export as export_all
 
     if fmt not in EXPORT_FORMATS:
         fail(f"unknown --format {fmt!r}; choose one of {', '.join(EXPORT_FORMATS)}", Exit.USAGE)
     con = _open_read_only(warehouse_path, file_access=True)
     try:
-        written = export_all(con, folder, fmt)
+        exported = export_all(con, folder, fmt)
     except IngestError as error:
         fail(str(error))
+    except duckdb.Error as error:
+        fail(f"the export failed ({one_line(error)}); check the warehouse with `{command('sql')} 'SELECT 1'`")
     finally:
         con.close()
-    say(f"{len(written)} files written to {folder} ({fmt})")
+    for name, reason in exported.refused.items():
+        warn(f"{name!r} was not exported: {reason}")
+    say(f"{len(exported.written)} files written to {folder} ({fmt})")
+    if exported.refused:
+        fail(f"{len(exported.refused)} table(s) or view(s) were not exported (see the warnings above); the "
+             "others were written")
 
 
 def report(warehouse_path: Path = warehouse_option("The DuckDB warehouse to report on."),
@@ -102,6 +146,8 @@ def report(warehouse_path: Path = warehouse_option("The DuckDB warehouse to repo
         paths = outputs.write_reports(con, reports)
     except IngestError as error:
         fail(str(error))
+    except Exception as error:  # noqa: BLE001 - a damaged file gets its one line
+        fail_on_warehouse_fault(warehouse_path, error)
     finally:
         con.close()
     for path in paths:

@@ -12,8 +12,10 @@ import contextlib
 import dataclasses
 import inspect
 import os
+import socket
+import urllib.parse
 from pathlib import Path
-from typing import Any, Iterator, List, Optional
+from typing import Any, Iterator, List, NoReturn, Optional
 
 import typer
 
@@ -89,6 +91,8 @@ def run(**values: Any) -> None:
         fail(f"input path(s) not found: {', '.join(missing)}", Exit.USAGE)
     if prefect is False and options.uses_dask:
         fail("--dask and --dask-address run the flow's tasks on Dask; drop --no-prefect", Exit.USAGE)
+    if options.dask_address:
+        _check_scheduler(options.dask_address)
     server = _running_server() if prefect is not False else None
     try:
         with progress_bar() as progress:
@@ -98,12 +102,8 @@ def run(**values: Any) -> None:
         fail(str(error), Exit.LOCKED)
     except IngestError as error:
         fail(str(error))
-    except Exception as error:  # noqa: BLE001 - a DuckDB error that means a damaged file gets its recovery hint
-        from .. import warehouse
-
-        if not warehouse.is_damage(error):
-            raise
-        fail(str(warehouse.damage_error(options.warehouse_path, error)))
+    except Exception as error:  # noqa: BLE001 - a damaged file or a full disk gets its one line
+        fail_on_warehouse_fault(options.warehouse_path, error)
     _print_result(result)
     warn_broken(broken_packages())
     if result["failed"] and not allow_failures:
@@ -111,6 +111,37 @@ def run(**values: Any) -> None:
 
 
 run.__signature__ = inspect.Signature(_parameters(), return_annotation=None)  # type: ignore[attr-defined]
+
+
+# A scheduler that is up accepts a connection at once; Dask's own client waits ~45 s, then raises.
+SCHEDULER_CONNECT_TIMEOUT_S = 5.0
+
+
+def _check_scheduler(address: str) -> None:
+    """Fail in seconds, with one line, when nothing listens at the Dask scheduler address."""
+    parts = urllib.parse.urlsplit(address if "://" in address else f"tcp://{address}")
+    try:
+        host, port = parts.hostname, parts.port
+    except ValueError:
+        host, port = None, None
+    if parts.scheme not in ("tcp", "tls") or not host or not port:
+        fail(f"--dask-address {address!r} is not a scheduler address; write it as tcp://HOST:PORT", Exit.USAGE)
+    try:
+        socket.create_connection((host, port), timeout=SCHEDULER_CONNECT_TIMEOUT_S).close()
+    except OSError as error:
+        fail(f"no Dask scheduler answers at {address} ({error.strerror or error}); start one (`uv run dask "
+             "scheduler`) and give its address, or use --dask for a local cluster")
+
+
+def fail_on_warehouse_fault(path: str | Path, error: Exception) -> NoReturn:
+    """End the command with one line for a DuckDB error that means a damaged warehouse or failed storage
+    (a disk that filled up during the run); anything else is a bug and is raised as it is."""
+    from .. import warehouse
+
+    fault = warehouse.known_fault(path, error)
+    if fault is None:
+        raise error
+    fail(str(fault))
 
 
 def _running_server() -> str | None:
@@ -206,6 +237,8 @@ def prune(warehouse_path: Path = warehouse_option()) -> None:
         fail(str(error), Exit.LOCKED)
     except IngestError as error:
         fail(str(error))
+    except Exception as error:  # noqa: BLE001 - a damaged file or a full disk gets its one line
+        fail_on_warehouse_fault(warehouse_path, error)
     for doc_id in removed:
         say(f"removed {doc_id}")
     say(f"{len(removed)} missing document(s) removed; `{command('report')}` rewrites the report")

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from ..errors import INSTALL_FROM_FILE, IngestError, WarehouseLockedError, command
 from .consoles import Exit, fail, say
-from .run import progress_bar, reports_option, warehouse_option
+from .run import fail_on_warehouse_fault, progress_bar, reports_option, warehouse_option
 
 
 def translate(warehouse_path: Path = warehouse_option("The DuckDB warehouse whose waiting segments to translate."),
@@ -27,6 +27,8 @@ def translate(warehouse_path: Path = warehouse_option("The DuckDB warehouse whos
         fail(str(error), Exit.LOCKED)
     except IngestError as error:
         fail(str(error))
+    except Exception as error:  # noqa: BLE001 - a damaged file or a full disk gets its one line
+        fail_on_warehouse_fault(warehouse_path, error)
     if not result.filled and not result.still_waiting:
         say("nothing waits for a translation")
     else:

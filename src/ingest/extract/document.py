@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
+from ..budget import checkpoint
 from ..lang import profile
 from ..records import DocumentRows, ExtractedDocument, PreparedDocument, Status, as_rows, utc_now
 from .anchors import segment_anchors
@@ -54,6 +55,7 @@ def extract_document(prepared: PreparedDocument, run_id: str, fingerprint: str) 
     doc_lang = profile(prepared.lang).code
     inputs, entity_rows, mention_rows, anchor_rows, issues = [], [], [], [], []
     for record in prepared.segments:
+        checkpoint()  # the per-document time budget (ingest.stages), checked between segments
         readings = read(record.text, record.lang, doc_lang)
         entities = entities_of(record.text, readings, record.lang, doc_lang)
         entity_rows.extend(_entity_rows(record.doc_id, record.seg_idx, entities))

@@ -205,8 +205,9 @@ class _Reader:
             return replace(reading, qualifier="over")
         return reading
 
-    def number(self, match: re.Match) -> Reading | None:
-        """Digits, with what follows them: a magnitude, a scale word, %, a multiplier sign, a range end."""
+    def number(self, match: re.Match, range_end: bool = False) -> Reading | None:
+        """Digits, with what follows them: a magnitude, a scale word, %, a multiplier sign, a range end
+        (unless this is one: "1-2-3-…" is read in one pass, not again from every number)."""
         words = vocabulary()
         written = match["num"]
         digits = written.replace(",", "")
@@ -246,7 +247,8 @@ class _Reader:
                     kind = MULTIPLIER
         reading = Reading(kind, self.text[match.start():end], match.start(), end, value, value, tol,
                           canonical(value), unit, digits=significant(digits))
-        return self._sized_model(self._ranged(self._qualified(self._with_unit(reading))))
+        reading = self._qualified(self._with_unit(reading))
+        return reading if range_end else self._sized_model(self._ranged(reading))
 
     def _sized_model(self, reading: Reading) -> Reading:
         """"Megatron-Turing NLG 530Bモデル", "GenSLMs 25B model": a size between a name and the word
@@ -426,14 +428,13 @@ class _Reader:
 
     def _ranged(self, low: Reading) -> Reading:
         """"1.69 to 2.65", "10-18%", "3万至5万": the low end's reading with the range's high end."""
-        joiners = alternation([*vocabulary().range_words, "-", "–"])
-        after = re.match(rf"\s?(?:{joiners})\s?(?P<num>{DIGITS})", self.text[low.end:], re.I)
+        after = _range_joiner().match(self.text, low.end)
         if not after:
             return low
-        hi_match = patterns().number.match(self.text, low.end + after.start("num"))
-        if not hi_match or hi_match.start() != low.end + after.start("num"):
+        hi_match = patterns().number.match(self.text, after.start("num"))
+        if not hi_match or hi_match.start() != after.start("num"):
             return low
-        high = self.number(hi_match)
+        high = self.number(hi_match, range_end=True)
         if high is None or (low.kind != NUMBER and high.kind != low.kind) or high.kind not in QUANTITIES:
             return low
         kind = high.kind if low.kind == NUMBER else low.kind
@@ -461,6 +462,13 @@ class _Reader:
 
 
 _QUALIFIER_WINDOW = 16
+
+
+@lru_cache(maxsize=1)
+def _range_joiner() -> re.Pattern:
+    """What joins a range's two ends ("1.69 to 2.65", "10-18%", "3万至5万"), up to the high end's digits."""
+    joiners = alternation([*vocabulary().range_words, "-", "–"])
+    return re.compile(rf"\s?(?:{joiners})\s?(?P<num>{DIGITS})", re.I)
 # A version at the end of an identifier, after a separator ("gpu-release-1.0.0rc1", "pkg==2.1").
 _EMBEDDED_VERSION = re.compile(r"(?<=[-_:=/])[vV]?\d+(?:\.\d+){1,3}(?:[-.]?(?:rc|a|b|alpha|beta|dev|post)\d*)?$")
 _COUNTED_WINDOW = 16

@@ -10,7 +10,9 @@ the rules every language shares (products, hardware, units...).
 
 Adding a language is adding a folder: here, or in a folder named by the environment
 variable INGEST_LANGUAGE_DIRS (os.pathsep-separated), which is read when the profiles are
-first loaded. A language without a profile is read with the English rules.
+first loaded. A language without a profile is read with the English rules. A folder named
+there that does not exist, or a profile that cannot be read (bad YAML, no `code`, a field of
+the wrong type) is a `SettingsError` naming the file, never a traceback.
 """
 
 from __future__ import annotations
@@ -24,6 +26,8 @@ from pathlib import Path
 from typing import Any, Iterator
 
 import yaml
+
+from ..errors import SettingsError
 
 LANGUAGE_DIRS_ENV = "INGEST_LANGUAGE_DIRS"
 FALLBACK = "en"
@@ -71,10 +75,28 @@ def _yaml(node: Traversable) -> dict[str, Any]:
 
 
 def _profile(folder: Traversable) -> LanguageProfile:
+    """The profile in `folder`; SettingsError if it cannot be read."""
+    try:
+        return _read_profile(folder)
+    except SettingsError:
+        raise
+    except (OSError, UnicodeDecodeError, yaml.YAMLError, KeyError, TypeError, ValueError, AttributeError) as error:
+        detail = str(error).splitlines()[0] if str(error) else type(error).__name__
+        raise SettingsError(f"the language profile {folder} cannot be read ({type(error).__name__}: {detail}); fix "
+                            f"its language.yaml/rules.yaml or remove the folder from {LANGUAGE_DIRS_ENV}") from error
+
+
+def _read_profile(folder: Traversable) -> LanguageProfile:
     facts_file, rules_file = folder / "language.yaml", folder / "rules.yaml"
     facts = _yaml(facts_file)
     rules = _yaml(rules_file) if rules_file.is_file() else {}
-    code = facts["code"]
+    if not isinstance(facts, dict) or not isinstance(rules, dict):
+        raise SettingsError(f"the language profile {folder} is not a YAML mapping (key: value lines); fix it or "
+                            f"remove the folder from {LANGUAGE_DIRS_ENV}")
+    code = facts.get("code")
+    if not isinstance(code, str) or not code.strip():
+        raise SettingsError(f"the language profile {folder / 'language.yaml'} has no `code` (e.g. `code: ko`); add "
+                            f"it or remove the folder from {LANGUAGE_DIRS_ENV}")
     spacy = facts.get("spacy") or {}
     return LanguageProfile(
         code=code, name=facts.get("name", code), spacy_lang=spacy.get("lang", FALLBACK),
@@ -100,6 +122,9 @@ def _folders() -> Iterator[Traversable]:
 def _extra_folders() -> Iterator[Path]:
     """Profile folders in the folders INGEST_LANGUAGE_DIRS names."""
     for extra in filter(None, os.environ.get(LANGUAGE_DIRS_ENV, "").split(os.pathsep)):
+        if not Path(extra).is_dir():
+            raise SettingsError(f"{LANGUAGE_DIRS_ENV} names {extra}, which is not a folder; name folders holding "
+                                "language profiles (<code>/language.yaml), or unset it")
         yield from (folder for folder in sorted(Path(extra).iterdir()) if (folder / "language.yaml").is_file())
 
 

@@ -1,6 +1,8 @@
 """The consistency report as a self-contained HTML page, from a Jinja2 template.
 
-Autoescaping puts every value through HTML escaping; the page loads nothing from the network
+Every value goes through `ingest.escape.html_text` (the environment's `finalize`: invisible
+characters such as a U+202E in a file name shown as escapes), then autoescaping's HTML escaping;
+the page loads nothing from the network
 (inline CSS, no scripts, no images; CSP default-src 'none'). Collapsible parts are <details>.
 """
 
@@ -10,9 +12,11 @@ import re
 from functools import lru_cache
 
 import jinja2
-from markupsafe import Markup, escape
+from markupsafe import Markup
 
 from ..errors import INSTALL_FROM_FILE, command, install_command
+from ..escape import html_text
+from ..records import REPORT_SIGNATURE
 from .data import ReportData
 
 
@@ -20,17 +24,23 @@ def highlight(text: str, value: str) -> Markup:
     """The sentence, escaped, with the first occurrence of `value` marked."""
     match = re.search(re.escape(value), text, re.IGNORECASE) if value else None
     if not match:
-        return escape(text)
-    return (escape(text[:match.start()]) + Markup("<mark>") + escape(match.group()) + Markup("</mark>")
-            + escape(text[match.end():]))
+        return html_text(text)
+    return (html_text(text[:match.start()]) + Markup("<mark>") + html_text(match.group()) + Markup("</mark>")
+            + html_text(text[match.end():]))
+
+
+def _finalize(value: object) -> object:
+    """Text as `html_text` (Markup, our own, passes); numbers and the like as they are."""
+    return html_text(value) if isinstance(value, str) else value
 
 
 @lru_cache(maxsize=1)
 def _environment() -> jinja2.Environment:
-    environment = jinja2.Environment(loader=jinja2.PackageLoader("ingest.outputs", "templates"),
-                                     autoescape=True, undefined=jinja2.StrictUndefined)
+    environment = jinja2.Environment(loader=jinja2.PackageLoader("ingest.outputs", "templates"), autoescape=True,
+                                     finalize=_finalize, undefined=jinja2.StrictUndefined)
     environment.filters["highlight"] = highlight
-    environment.globals.update(install_command=install_command, install_from_file=INSTALL_FROM_FILE,
+    environment.globals.update(report_signature=Markup(REPORT_SIGNATURE), install_command=install_command,
+                               install_from_file=INSTALL_FROM_FILE,
                                fill_command=command("translate"))
     return environment
 

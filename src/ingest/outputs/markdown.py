@@ -1,15 +1,15 @@
 """The consistency report as Markdown (also the Prefect artifact), from a Jinja2 template.
 
 Document text must not become markup wherever the report is rendered: every value the
-template prints goes through `md_text` (the environment's `finalize`), which folds line
-breaks and backslash-escapes every ASCII punctuation character (CommonMark lets any of them
-be escaped), so no link, image, HTML, emphasis or table cell can come from a document. The
-template's own markup is literal text and is not touched.
+template prints goes through `ingest.escape.markdown_text` (the environment's `finalize`), which
+folds line breaks, shows invisible characters (a U+202E in a file name) as escapes and
+backslash-escapes every ASCII punctuation character (CommonMark lets any of them be escaped), so
+no link, image, HTML, emphasis or table cell can come from a document. The template's own markup
+is literal text and is not touched.
 """
 
 from __future__ import annotations
 
-import re
 from functools import lru_cache
 from typing import Any
 
@@ -17,24 +17,15 @@ import jinja2
 from markupsafe import Markup
 
 from ..errors import INSTALL_FROM_FILE, command, install_command
+from ..escape import markdown_text
+from ..records import REPORT_SIGNATURE
 from .data import ReportData
-
-_LINE_BREAKS = re.compile(r"\r\n|[\r\n\u2028\u2029\x0b\x0c\x85]")
-_CONTROLS = re.compile(r"[\x00-\x08\x0e-\x1f\x7f-\x9f]")
-_PUNCTUATION = re.compile(r"([!\"#$%&'()*+,\-./:;<=>?@\[\\\]^_`{|}~])")
-
-
-def md_text(value: Any) -> str:
-    """`value` as literal Markdown text on one line."""
-    text = "" if value is None else str(value)
-    text = _CONTROLS.sub("", _LINE_BREAKS.sub(" ", text))
-    return _PUNCTUATION.sub(r"\\\1", text)
 
 
 def _finalize(value: Any) -> Markup:
     """Every printed value as literal Markdown; what the template made itself (a macro's output,
     a code span: Markup) passes as it is."""
-    return value if isinstance(value, Markup) else Markup(md_text(value))
+    return value if isinstance(value, Markup) else Markup(markdown_text(value))
 
 
 def _code(text: str) -> Markup:
@@ -49,7 +40,8 @@ def _environment() -> jinja2.Environment:
     environment = jinja2.Environment(loader=jinja2.PackageLoader("ingest.outputs", "templates"), autoescape=True,
                                      finalize=_finalize, keep_trailing_newline=True, trim_blocks=True,
                                      lstrip_blocks=True, undefined=jinja2.StrictUndefined)
-    environment.globals.update(install_command=install_command, install_from_file=INSTALL_FROM_FILE, code=_code,
+    environment.globals.update(report_signature=Markup(REPORT_SIGNATURE), install_command=install_command,
+                               install_from_file=INSTALL_FROM_FILE, code=_code,
                                fill_command=command("translate"))
     return environment
 

@@ -19,8 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterator, Sequence
 
-from .. import prepare, warehouse
-from ..extract import document as extract
+from .. import prepare, stages, warehouse
 from ..extract.document import document_only
 from ..records import DOCUMENT_TABLES, DocumentRows, PreparedDocument, SegmentRecord, SourceFile, Status, utc_now
 from ..translate import TranslationEngine, make_engine
@@ -227,11 +226,11 @@ class _Batch:
         for doc_id, document in prepared.items():
             if doc_id in self.crashed:
                 continue
-            extracted = self.guarded(document.source, lambda document=document: extract.extract_document(
+            extracted = self.guarded(document.source, lambda document=document: stages.extract(
                 document, self.context.run_id, self.context.fingerprint))
             if extracted is None:
                 continue
-            if document.status == Status.OK:
+            if extracted.prepared.status == Status.OK:  # not one that ran out of time (ingest.stages)
                 self.work["extract"] += 1
                 self.cache.put("extract", self.keys[doc_id]["extract"], vars(extracted.rows))
             self.done[doc_id] = extracted.rows

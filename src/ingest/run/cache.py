@@ -5,7 +5,9 @@ it is always safe (it is never pruned). Entries are data, never code: zlib-compr
 which dates, enums and the pipeline's own records are tagged and rebuilt only as the record
 types listed here, with exactly their fields. A missing, torn, foreign or wrong-shaped entry is
 a cache miss (the stage is recomputed), never an error — a replaced cache file cannot run
-anything (the cache used to hold pickles, which can).
+anything (the cache used to hold pickles, which can). So is an entry that is not a regular file
+(a FIFO would block the read, a link to /dev/zero never end it: `read.read_regular`) or that is, or
+decompresses to, more than any stage output.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from ..outputs.data import Corroboration, Evidence, Finding, Note, ReportData, Side, Summary
+from ..read import read_regular
 from ..records import Metadata, PreparedDocument, SegmentRecord, SourceFile, Status
 from ..translate.engine import Translation
 
@@ -29,6 +32,9 @@ _RECORDS: dict[str, type] = {cls.__name__: cls for cls in (
     ReportData, Summary, Finding, Side, Evidence, Corroboration, Note)}
 _ENUMS: dict[tuple[str, str], type] = {("PreparedDocument", "status"): Status}
 _SUFFIX = ".json.z"
+# Far above any entry (a 200,000-character article's rows are a few MB of JSON), far below memory.
+_MAX_ENTRY_BYTES = 64 << 20
+_MAX_JSON_BYTES = 512 << 20
 
 
 class _Invalid(ValueError):
@@ -109,6 +115,19 @@ def decode(data: Any) -> Any:
     return cls(**values)
 
 
+def _inflate(compressed: bytes) -> bytes:
+    """The entry's JSON; ValueError for an entry over the limits (a zip bomb among them)."""
+    if len(compressed) > _MAX_ENTRY_BYTES:
+        raise ValueError("stage cache entry too large")
+    inflater = zlib.decompressobj()
+    data = inflater.decompress(compressed, _MAX_JSON_BYTES)
+    if inflater.unconsumed_tail:
+        raise ValueError("stage cache entry inflates too much")
+    if not inflater.eof:
+        raise ValueError("stage cache entry is torn")
+    return data
+
+
 class StageCache:
     """Stage outputs in a folder; `root=None` is a cache that never hits and stores nothing."""
 
@@ -123,9 +142,9 @@ class StageCache:
         if self.root is None:
             return None
         try:
-            return decode(json.loads(zlib.decompress(self._path(stage, key).read_bytes())))
+            return decode(json.loads(_inflate(read_regular(self._path(stage, key), _MAX_ENTRY_BYTES))))
         except (OSError, ValueError, TypeError, zlib.error, RecursionError):
-            return None  # missing, torn, foreign or outdated: recompute it
+            return None  # missing, torn, foreign, oversized, not a file or outdated: recompute it
 
     def put(self, stage: str, key: str, value: Any, keep_only: bool = False) -> None:
         """Store an entry; `keep_only` drops the stage's other entries (one report, not one per run)."""

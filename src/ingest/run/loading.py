@@ -13,6 +13,7 @@ from typing import Callable, Iterable
 import duckdb
 
 from ..errors import WarehouseError
+from ..warehouse import is_storage_fault, storage_error
 from ..records import DocumentOutcome, DocumentRows, Status
 from ..translate import cache as translation_cache
 from ..warehouse.load import load_document, read_back, replace_documents
@@ -22,36 +23,24 @@ from .staging import StagedBatch
 Progress = Callable[[str, int, int], None]
 
 
-# Errors of the disk or the database file, not of a document's rows: retrying document by document
-# cannot help, and blaming each document would hide the cause. A failed COMMIT (the WAL could not be
-# written) comes as a TransactionException.
-_STORAGE_FAULTS = (duckdb.IOException, duckdb.FatalException)
-_STORAGE_SIGNS = ("Could not write file", "No space left", "Failed to commit")
-
-
-def _is_storage_fault(error: duckdb.Error) -> bool:
-    return isinstance(error, _STORAGE_FAULTS) or any(sign in str(error) for sign in _STORAGE_SIGNS)
-
-
 def _storage_fault(con: duckdb.DuckDBPyConnection, error: duckdb.Error) -> WarehouseError:
+    """Retrying document by document cannot help a full disk, and blaming each document would hide the cause."""
     path = con.execute("SELECT path FROM duckdb_databases() WHERE database_name = current_database()").fetchone()
-    where = path[0] if path else "the warehouse"
-    return WarehouseError(f"cannot write {where} ({str(error).splitlines()[0][:300]}); nothing of this batch was "
-                          "loaded. Free disk space or fix the storage, then run again: what was loaded is kept")
+    return storage_error(path[0] if path else "the warehouse", error)
 
 
 def _load_with_fallback(con: duckdb.DuckDBPyConnection, batch: StagedBatch) -> None:
     sources = batch.sources()
     try:
-        replace_documents(con, batch.doc_ids, sources)
+        batch.outcomes.update(replace_documents(con, batch.doc_ids, sources))
     except duckdb.Error as error:
-        if _is_storage_fault(error):
+        if is_storage_fault(error):
             raise _storage_fault(con, error) from error
         for doc_id in batch.doc_ids:
             try:
-                replace_documents(con, [doc_id], sources)
+                batch.outcomes.update(replace_documents(con, [doc_id], sources))
             except duckdb.Error as error:
-                if _is_storage_fault(error):
+                if is_storage_fault(error):
                     raise _storage_fault(con, error) from error
                 reason = f"the warehouse refused this document's rows ({error}); this is a bug, please report it"
                 batch.outcomes[doc_id] = DocumentOutcome(doc_id, Status.FAILED, reason)

@@ -14,7 +14,7 @@ from typing import Any, Iterable, Sequence
 
 import duckdb
 
-from .. import warehouse
+from .. import limits, settings, warehouse
 from ..discover import discover
 from ..records import KnownSources, SourceFile, Status
 from ..warehouse.load import delete_documents
@@ -56,14 +56,17 @@ def mark_gone(con: duckdb.DuckDBPyConnection, stored: Iterable[Stored]) -> set[s
 
 
 def known_sources(stored: Sequence[Stored], gone: set[str]) -> KnownSources:
-    """The identities the warehouse holds: ids by path, folder labels, the `ok` copy of each content."""
+    """The identities the warehouse holds: ids by path, folder labels, the `ok` copy of each content,
+    the contents that failed."""
     canonical: dict[str, str] = {}
     for row in stored:  # sorted by doc_id: the first ok document of some bytes is their original
         if row["status"] == Status.OK and row["doc_id"] not in gone and row["sha256"]:
             canonical.setdefault(row["sha256"], row["doc_id"])
     return KnownSources(ids_by_path={row["path"]: row["doc_id"] for row in stored},
                         labels_by_root=dict(filter(None, map(_root_label, stored))),
-                        canonical_by_sha=canonical)
+                        canonical_by_sha=canonical,
+                        failed_sha=frozenset(row["sha256"] for row in stored
+                                             if row["status"] == Status.FAILED and row["sha256"]))
 
 
 def _root_label(row: Stored) -> tuple[str, str] | None:
@@ -79,8 +82,9 @@ def _root_label(row: Stored) -> tuple[str, str] | None:
 
 def orphaned_copies(stored: Sequence[Stored], gone: set[str], paths: Sequence[str]) -> list[tuple[str, str]]:
     """(folder, path) of stored duplicates to look at again although their folder is not an
-    input: their original is gone or no longer has their bytes, or is an input and may change.
-    Otherwise a copy of content would stay out of the checks after its original left."""
+    input: their original is gone or no longer has their bytes (or, for a copy of its text, their
+    text), or is an input and may change. Otherwise a copy of content would stay out of the checks
+    after its original left."""
     originals = {row["doc_id"]: row for row in stored if row["status"] == Status.OK and row["doc_id"] not in gone}
     roots = [Path(os.path.realpath(p)) for p in paths]
     extra = []
@@ -88,7 +92,9 @@ def orphaned_copies(stored: Sequence[Stored], gone: set[str], paths: Sequence[st
         if row["status"] != Status.DUPLICATE or row["doc_id"] in gone or not row["source_root"]:
             continue
         original = originals.get(row["duplicate_of"])
-        if original is None or original["sha256"] != row["sha256"] or _inside(original["path"], roots):
+        same = original is not None and (original["sha256"] == row["sha256"] or (
+            original["text_sha256"] is not None and original["text_sha256"] == row["text_sha256"]))
+        if not same or _inside(original["path"], roots):
             extra.append((row["source_root"], row["path"]))
     return extra
 
@@ -99,10 +105,13 @@ def _inside(path: str, roots: Sequence[Path]) -> bool:
 
 def unchanged(sources: Iterable[SourceFile], stored: dict[str, Stored], fingerprint: str) -> set[str]:
     """doc_ids whose bytes and pipeline fingerprint match what the warehouse holds as a loaded
-    (or deterministically failed) document; duplicates and missing ones are always looked at again."""
+    (or deterministically failed) document; a document failed over a per-article limit matches
+    only while the limits are the same (`stages`); duplicates and missing ones are always looked
+    at again."""
+    versions = (fingerprint, fingerprint + limits.current().mark())
     return {s.doc_id for s in sources
             if s.sha256 and not s.duplicate_of and not s.error and (row := stored.get(s.doc_id)) is not None
-            and (row["sha256"], row["pipeline_version"]) == (s.sha256, fingerprint)
+            and row["sha256"] == s.sha256 and row["pipeline_version"] in versions
             and row["status"] in (Status.OK, Status.FAILED)}
 
 

@@ -23,12 +23,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
 
-from argostranslate import settings as argos_settings
-
 from ..errors import INSTALL_FROM_FILE, PackageError
 from .archive import COPY_CHUNK_BYTES
 from .metadata import LANGUAGE_CODE_RE, TARGET_CODE, base_code
-from .packages import InstalledPackage, install_from_file
+from .packages import InstalledPackage, argos_settings, install_from_file
 
 OFFLINE_HINT = f"install from a file instead: `{INSTALL_FROM_FILE}`"
 
@@ -84,7 +82,7 @@ def install_from_index(langs: Sequence[str], limits: NetworkLimits = NetworkLimi
 def fetch_index(limits: NetworkLimits = NetworkLimits()) -> list[IndexEntry]:
     """The translation packages the Argos index (`argostranslate.settings.remote_package_index`)
     offers; entries argostranslate could not use either are left out."""
-    url = argos_settings.remote_package_index
+    url = argos_settings().remote_package_index
     body = io.BytesIO()
     try:
         _within(limits.index_seconds, lambda: _fetch(url, body, limits.index_seconds, limits.index_seconds,
@@ -105,7 +103,7 @@ def _index_entry(item: object) -> IndexEntry | None:
     if not isinstance(item, dict) or item.get("type", "translate") != "translate":
         return None
     codes, links = (item.get("from_code"), item.get("to_code")), item.get("links")
-    if not all(isinstance(c, str) and LANGUAGE_CODE_RE.match(c) for c in codes) or not isinstance(links, list):
+    if not all(isinstance(c, str) and LANGUAGE_CODE_RE.fullmatch(c) for c in codes) or not isinstance(links, list):
         return None
     usable = tuple(link for link in links if isinstance(link, str) and link.startswith(("http://", "https://")))
     return IndexEntry(codes[0], codes[1], usable) if usable else None

@@ -5,6 +5,9 @@ package that would be refused at install time is also recognised (and skipped, w
 reason) when it is found on disk. Every field argostranslate reads is checked for its type:
 a package whose metadata has `"languages": 5` makes argostranslate's own loader raise, and
 the folder name we install a package under is derived from the pair and version checked here.
+Codes and versions follow a strict grammar matched over the whole value (`fullmatch`: a `$`
+would also match before a trailing newline, so "ja\n" passed and installed a lookalike package
+in a folder whose name held a newline), and no text field may hold a control character.
 """
 
 from __future__ import annotations
@@ -17,9 +20,12 @@ from typing import Any
 from ..errors import PackageError
 
 MAX_METADATA_BYTES = 1 << 20
-LANGUAGE_CODE_RE = re.compile(r"^[a-z]{2,3}(?:[_-][A-Za-z0-9]{2,8})?$")
+# Both are matched with `fullmatch`.
+LANGUAGE_CODE_RE = re.compile(r"[a-z]{2,3}(?:[_-][A-Za-z0-9]{2,8})?")
 # Versions become part of a folder name: letters, digits, dots, dashes, underscores only.
-VERSION_RE = re.compile(r"^[0-9A-Za-z][0-9A-Za-z._-]{0,31}$")
+VERSION_RE = re.compile(r"[0-9A-Za-z][0-9A-Za-z._-]{0,31}")
+# Control characters and the invisible ones that reorder or hide text (bidi, zero-width).
+_CONTROL_RE = re.compile("[\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]")
 # The only direction this pipeline translates.
 TARGET_CODE = "en"
 # A folder name that names a pair: "translate-ja_en-1_0", "ja_en".
@@ -73,12 +79,12 @@ def parse_metadata(raw: bytes, where: str) -> PackageMetadata:
 def _checked(data: dict[str, Any], where: str) -> PackageMetadata:
     for key in ("from_code", "to_code"):
         value = data.get(key)
-        if not isinstance(value, str) or not LANGUAGE_CODE_RE.match(value):
+        if not isinstance(value, str) or not LANGUAGE_CODE_RE.fullmatch(value):
             raise PackageError(f"{where} has no valid {key!r} (got {_shown(value)})")
     version = data.get("package_version")
     if not isinstance(version, str) or not version.strip():
         raise PackageError(f"{where} has no 'package_version'")
-    if not VERSION_RE.match(version):
+    if not VERSION_RE.fullmatch(version):
         raise PackageError(f"{where} has a 'package_version' that cannot name a folder ({_shown(version)})")
     kind = data.get("type", "translate")
     if kind != "translate":
@@ -96,6 +102,8 @@ def _check_optional_types(data: dict[str, Any], where: str) -> None:
     for key in _OPTIONAL_TEXT:
         if key in data and data[key] is not None and not isinstance(data[key], str):
             raise PackageError(f"{where} field {key!r} must be text (got {_shown(data[key])})")
+        if isinstance(data.get(key), str) and _CONTROL_RE.search(data[key]):
+            raise PackageError(f"{where} field {key!r} holds a control character (got {_shown(data[key])})")
     for key in _OPTIONAL_TEXT_LISTS:
         if key in data and not _list_of(data[key], str):
             raise PackageError(f"{where} field {key!r} must be a list of text (got {_shown(data[key])})")

@@ -4,6 +4,9 @@ Packages live where argostranslate looks for them: `argostranslate.settings.pack
 which argostranslate computes once, at import, from `ARGOS_PACKAGES_DIR` (environment or
 `~/.config/argos-translate/settings.json`), else `$XDG_DATA_HOME/argos-translate/packages`,
 else `~/.local/share/argos-translate/packages`. Set the variable before the first import.
+That import creates those folders (and the config and cache ones), so it happens in one place,
+`argos_settings()`, which turns a folder that cannot be made (ARGOS_PACKAGES_DIR=/dev/null,
+XDG_DATA_HOME naming a file) into one line saying which variables to fix.
 
 Installing does not use `argostranslate.package.install_from_path`, which extracts any zip
 as is: archives are checked first (`archive`: layout, metadata, paths, sizes), extracted into a hidden
@@ -24,11 +27,12 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from types import ModuleType
+
 import ctranslate2
 import sentencepiece
-from argostranslate import settings as argos_settings
 
-from ..errors import PackageError, command
+from ..errors import PackageError, SettingsError, command
 from . import archive as archive_file
 from .archive import ArchiveLimits
 from .metadata import MAX_METADATA_BYTES, PackageMetadata, base_code, parse_metadata
@@ -66,13 +70,25 @@ class InstalledPackage:
 # ----------------------------------------------------------------------------- locations
 
 
+def argos_settings() -> ModuleType:
+    """argostranslate's settings module, imported (and its folders made) on first use; SettingsError
+    if a folder cannot be made."""
+    try:
+        from argostranslate import settings
+    except OSError as error:
+        raise SettingsError(f"argostranslate cannot make its folder {error.filename} ({error.strerror}); point "
+                            "ARGOS_PACKAGES_DIR, XDG_DATA_HOME, XDG_CONFIG_HOME and XDG_CACHE_HOME at folders "
+                            "(or unset them)") from error
+    return settings
+
+
 def package_dir() -> Path:
     """The directory argostranslate installs packages into (see module docstring)."""
-    return Path(argos_settings.package_data_dir)
+    return Path(argos_settings().package_data_dir)
 
 
 def _search_dirs() -> list[Path]:
-    return [Path(directory) for directory in argos_settings.package_dirs]
+    return [Path(directory) for directory in argos_settings().package_dirs]
 
 
 # ----------------------------------------------------------------------------- listing

@@ -9,6 +9,7 @@ rows to Arrow in `rows`.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import re
 import time
@@ -22,16 +23,19 @@ import duckdb
 from ..errors import WarehouseCorruptError, WarehouseError, WarehouseLockedError, command
 from ..records import DOCUMENT_TABLES
 
-__all__ = ["WarehouseCorruptError", "WarehouseError", "WarehouseLockedError", "connect", "damage_error", "is_damage",
-           "schema_is_current", "applied_digest", "record_applied", "dicts", "query", "table_columns", "table_counts",
-           "schema_digest", "stored_documents", "mark_missing", "DOCUMENT_TABLES"]
+__all__ = ["WarehouseCorruptError", "WarehouseError", "WarehouseLockedError", "confine", "connect", "damage_error",
+           "is_damage", "is_storage_fault", "known_fault", "quoted", "storage_error", "schema_is_current",
+           "applied_digest", "record_applied", "dicts", "query", "table_columns", "table_counts", "schema_digest",
+           "stored_documents", "mark_missing", "DOCUMENT_TABLES"]
 
 STORAGE_VERSION = "v1.5.0"
 _LOCK_RETRIES = 6
 _LOCK_BACKOFF_S = 0.5
 _LOCK_HOLDER = re.compile(r"(?:held in (?P<program>.+?) )?\(?PID (?P<pid>\d+)\)?")
 # Read-only connections (`ingest sql`, `ingest report`) may not touch any file but the
-# warehouse: no COPY ... TO, ATTACH, reading local files or installing extensions.
+# warehouse: no COPY ... TO, ATTACH, reading local files or installing extensions; and their
+# settings are locked, so a query cannot undo that or send DuckDB's log or profile to a file
+# (which it would then fail to write when the connection closes, aborting the process).
 _READ_ONLY_CONFIG = {"enable_external_access": False}
 
 
@@ -54,7 +58,7 @@ def connect(path: str | Path, read_only: bool = False, retries: int = _LOCK_RETR
     """Open (creating if needed) the warehouse; retry while another process holds its lock.
 
     A read-only connection runs users' SQL, so it cannot touch other files unless `file_access`
-    (for statements of ours, like the export's COPY).
+    (for the export, which then confines it to one folder: `confine`).
     """
     path = Path(path)
     if read_only and not path.exists():
@@ -80,6 +84,11 @@ def connect(path: str | Path, read_only: bool = False, retries: int = _LOCK_RETR
                 raise WarehouseLockedError(_lock_message(path, error)) from error
             time.sleep(_LOCK_BACKOFF_S * 2 ** attempt)
     try:
+        # DuckDB draws a progress bar on stdout for a query that runs over 2 s: in the middle of the
+        # rows `ingest sql` writes there (JSON piped into another tool).
+        con.execute("SET enable_progress_bar = false")
+        if read_only and not file_access:
+            con.execute("SET lock_configuration = true")
         _check_whole(con, path)
         if not read_only:
             apply_schema(con)
@@ -87,6 +96,16 @@ def connect(path: str | Path, read_only: bool = False, retries: int = _LOCK_RETR
         con.close()
         raise
     return con
+
+
+def confine(con: duckdb.DuckDBPyConnection, directory: str | Path) -> None:
+    """Let a connection opened with `file_access` touch no file but those in `directory` (and the
+    warehouse), for good: the views it reads (a user's `read_text('/etc/passwd')`) are refused
+    like any query of `ingest sql`."""
+    folder = str(Path(directory).resolve()) + "/"
+    con.execute("SET allowed_directories = ?", [[folder]])
+    con.execute("SET enable_external_access = false")
+    con.execute("SET lock_configuration = true")
 
 
 # What to do with a warehouse that cannot be read: every document is ingested again from its file.
@@ -100,15 +119,22 @@ def _check_whole(con: duckdb.DuckDBPyConnection, path: Path) -> None:
     when a query reaches a missing block. The file must reach past the last block a table uses."""
     block_size = con.execute("SELECT block_size FROM pragma_database_size()").fetchone()[0]
     last_block = -1
-    for (table,) in con.execute("SELECT table_name FROM duckdb_tables() WHERE database_name = current_database()"
-                                ).fetchall():
-        used = con.execute("SELECT max(block_id) FROM pragma_storage_info(?) WHERE persistent", [table]).fetchone()[0]
+    for schema, table in con.execute("SELECT schema_name, table_name FROM duckdb_tables() "
+                                     "WHERE database_name = current_database()").fetchall():
+        # Quoted: a user's table may be named "notes.2024".
+        used = con.execute("SELECT max(block_id) FROM pragma_storage_info(?) WHERE persistent",
+                           [f"{quoted(schema)}.{quoted(table)}"]).fetchone()[0]
         last_block = max(last_block, used if used is not None else -1)
     expected = _HEADER_BYTES + (last_block + 1) * block_size
     size = path.stat().st_size
     if size < expected:
         raise WarehouseCorruptError(f"the warehouse {path} is truncated ({size:,} bytes; its tables need at least "
                                     f"{expected:,}); " + _RECOVERY.format(path=path))
+
+
+def quoted(name: str) -> str:
+    """`name` as a SQL identifier, whatever characters it holds."""
+    return '"' + name.replace('"', '""') + '"'
 
 
 def is_damage(error: BaseException) -> bool:
@@ -166,19 +192,112 @@ def apply_schema(con: duckdb.DuckDBPyConnection) -> None:
     applied by `ingest.check`).
 
     An unchanged warehouse is opened without a write, so a full disk does not stop a run
-    that has nothing to load and a reader never waits for a rewrite of the tables.
+    that has nothing to load and a reader never waits for a rewrite of the tables. A warehouse
+    made by an older version first gets the columns its tables lack (`_add_missing_columns`);
+    one that cannot be brought up to date is a `WarehouseError` saying so.
     """
     digest = schema_digest()
     if applied_digest(con, "tables") == digest:
         return
     con.execute("BEGIN TRANSACTION")
     try:
+        _add_missing_columns(con)
         con.execute(_schema_file().read_text("utf-8"))
         record_applied(con, "tables", digest)
         con.execute("COMMIT")
-    except BaseException:
-        con.execute("ROLLBACK")
+    except BaseException as error:
+        _rollback(con)
+        if isinstance(error, duckdb.Error):
+            raise known_fault(_path_of(con), error) or _other_version(con, str(error).splitlines()[0]) from error
         raise
+
+
+def _rollback(con: duckdb.DuckDBPyConnection) -> None:
+    try:
+        con.execute("ROLLBACK")
+    except duckdb.Error:
+        pass  # DuckDB ended the transaction itself (a failed COMMIT); the first error is the one to report
+
+
+def _path_of(con: duckdb.DuckDBPyConnection) -> str:
+    row = con.execute("SELECT path FROM duckdb_databases() WHERE database_name = current_database()").fetchone()
+    return row[0] if row else "the warehouse"
+
+
+# Errors of the disk or the database file, not of a query: a full disk, an unwritable WAL. A failed
+# COMMIT (the WAL could not be written) comes as a TransactionException.
+_STORAGE_FAULTS = (duckdb.IOException, duckdb.FatalException)
+_STORAGE_SIGNS = ("Could not write file", "No space left", "Failed to commit")
+
+
+def is_storage_fault(error: BaseException) -> bool:
+    """Whether a DuckDB error means the warehouse's storage failed (a full disk ...), not a statement."""
+    return isinstance(error, _STORAGE_FAULTS) or (
+        isinstance(error, duckdb.Error) and any(sign in str(error) for sign in _STORAGE_SIGNS))
+
+
+def storage_error(path: str | Path, error: BaseException) -> WarehouseError:
+    """The one-line error for a storage fault while writing the warehouse at `path`."""
+    return WarehouseError(f"cannot write {path} ({str(error).splitlines()[0][:300]}); nothing of the failed step "
+                          "was written. Free disk space or fix the storage, then run again: what was loaded is kept")
+
+
+def known_fault(path: str | Path, error: BaseException) -> WarehouseError | None:
+    """A DuckDB error that means a damaged file or failed storage as the one-line error saying what to do;
+    None for any other error. The errors it was raised while handling count too: a ROLLBACK after a
+    COMMIT that failed on a full disk raises "no transaction is active", which hides the full disk."""
+    seen: set[int] = set()
+    cause: BaseException | None = error
+    while cause is not None and id(cause) not in seen:
+        seen.add(id(cause))
+        if is_damage(cause):
+            return damage_error(path, cause)
+        if is_storage_fault(cause):
+            return storage_error(path, cause)
+        cause = cause.__cause__ or cause.__context__
+    return None
+
+
+def _other_version(con: duckdb.DuckDBPyConnection, detail: str) -> WarehouseError:
+    path = _path_of(con)
+    return WarehouseError(f"the warehouse {path} is from another version of ingest and cannot be brought up to "
+                          f"date ({detail}); move it away (e.g. `mv {path} {path}.old`) and run again: every input "
+                          "is ingested anew, and the stage cache next to it makes that quick")
+
+
+@functools.lru_cache(maxsize=1)
+def _defined_columns() -> dict[str, list[tuple[str, str]]]:
+    """table -> [(column, type)] as this version's schema.sql defines them (made in memory)."""
+    scratch = duckdb.connect(":memory:")
+    try:
+        scratch.execute(_schema_file().read_text("utf-8"))
+        columns: dict[str, list[tuple[str, str]]] = {}
+        for table, column, data_type in scratch.execute(
+                "SELECT table_name, column_name, data_type FROM duckdb_columns() "
+                "WHERE database_name = current_database() ORDER BY table_name, column_index").fetchall():
+            columns.setdefault(table, []).append((column, data_type))
+        return columns
+    finally:
+        scratch.close()
+
+
+def _add_missing_columns(con: duckdb.DuckDBPyConnection) -> None:
+    """Give every table the warehouse already has the columns this version defines and it lacks (NULL in
+    its rows); a column of another type cannot be converted and is refused."""
+    present: dict[str, dict[str, str]] = {}
+    for table, column, data_type in con.execute(
+            "SELECT table_name, column_name, data_type FROM duckdb_columns() WHERE database_name = current_database() "
+            "AND schema_name = current_schema()").fetchall():
+        present.setdefault(table, {})[column] = data_type
+    for table, columns in _defined_columns().items():
+        if table not in present:
+            continue  # created by schema.sql
+        for column, data_type in columns:
+            held = present[table].get(column)
+            if held is None:
+                con.execute(f"ALTER TABLE {quoted(table)} ADD COLUMN {quoted(column)} {data_type}")
+            elif held != data_type:
+                raise _other_version(con, f"column {table}.{column} is {held}, this version needs {data_type}")
 
 
 def dicts(con: duckdb.DuckDBPyConnection, sql: str, params: Sequence[Any] | None = None) -> list[dict[str, Any]]:
@@ -206,8 +325,8 @@ def table_columns(con: duckdb.DuckDBPyConnection, *tables: str) -> dict[str, lis
 
 def stored_documents(con: duckdb.DuckDBPyConnection) -> list[dict[str, Any]]:
     """What the warehouse holds of every document to plan a run: its identity (doc_id, path,
-    source_root), its bytes and pipeline version, its status and what it is a duplicate of."""
-    return dicts(con, "SELECT doc_id, path, source_root, sha256, pipeline_version, status, duplicate_of "
+    source_root), its bytes, text and pipeline version, its status and what it is a duplicate of."""
+    return dicts(con, "SELECT doc_id, path, source_root, sha256, text_sha256, pipeline_version, status, duplicate_of "
                       "FROM documents ORDER BY doc_id")
 
 

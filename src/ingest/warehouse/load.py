@@ -1,5 +1,13 @@
 """The one loader: whole documents replaced in a single transaction, from Arrow tables in memory
-or Parquet staging files, so a crash never leaves half a document."""
+or Parquet staging files, so a crash never leaves half a document.
+
+The loader is also where copies are settled, inside the same transaction and so under the
+warehouse's single writer (`settle_copies`): an `ok` document whose cleaned text another `ok`
+document already holds becomes its `duplicate` (byte-different renderings of one text: another
+encoding, CRLF, a BOM, NFD, full-width digits; and the same bytes loaded by two concurrent runs,
+which each planned before the other loaded), and a duplicate of a document that failed fails the
+same way (three empty files are three failed rows, not one failed and two duplicates).
+"""
 
 from __future__ import annotations
 
@@ -11,7 +19,7 @@ import duckdb
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from ..records import DOCUMENT_TABLES, DocumentRows
+from ..records import DOCUMENT_TABLES, DocumentOutcome, DocumentRows, Status
 from . import dicts, table_columns
 from .rows import TABLES, table_rows, to_arrow
 
@@ -48,11 +56,12 @@ class _Relations:
 
 
 def replace_documents(con: duckdb.DuckDBPyConnection, doc_ids: Sequence[str],
-                      sources: Mapping[str, RowSource]) -> None:
+                      sources: Mapping[str, RowSource]) -> dict[str, DocumentOutcome]:
     """Replace the documents `doc_ids` with their rows in `sources` (table -> rows of any
-    documents; only `doc_ids`' are taken), in one transaction: all of them land or none does."""
+    documents; only `doc_ids`' are taken), in one transaction: all of them land or none does.
+    Returns the outcome of each document whose status `settle_copies` changed."""
     if not doc_ids:
-        return
+        return {}
     columns = table_columns(con, *TABLES)
     relations = _Relations(con)
     con.execute("BEGIN TRANSACTION")
@@ -65,12 +74,46 @@ def replace_documents(con: duckdb.DuckDBPyConnection, doc_ids: Sequence[str],
             names = ", ".join(f'"{c}"' for c in columns[table] if c in present)
             con.execute(f"INSERT INTO {table} BY NAME SELECT {names} FROM {relation} "
                         f"WHERE doc_id IN (SELECT doc_id FROM {ids})")
+        settled = settle_copies(con, ids)
         con.execute("COMMIT")
     except BaseException:
         rollback(con)
         raise
     finally:
         relations.close()
+    return settled
+
+
+def settle_copies(con: duckdb.DuckDBPyConnection, ids: str) -> dict[str, DocumentOutcome]:
+    """Inside the loading transaction: the documents of `ids` (a relation of doc_ids) that copy the
+    text of an `ok` document loaded before become its duplicates (with their rows removed), and the
+    duplicates of a failed document fail with its reason. Returns their new outcomes."""
+    # Every ok document's text fingerprint (rows loaded by an older version get theirs here, once).
+    con.execute("UPDATE documents SET text_sha256 = sha256(text) "
+                "WHERE status = 'ok' AND text IS NOT NULL AND text_sha256 IS NULL")
+    copies = con.execute(f"""
+        WITH held AS (SELECT doc_id, text_sha256, doc_id IN (SELECT doc_id FROM {ids}) AS new
+                      FROM documents WHERE status = 'ok' AND text_sha256 IS NOT NULL),
+             original AS (SELECT text_sha256, first(doc_id ORDER BY new, doc_id) AS doc_id FROM held GROUP BY ALL)
+        SELECT held.doc_id, original.doc_id FROM held JOIN original USING (text_sha256)
+        WHERE held.new AND held.doc_id <> original.doc_id ORDER BY 1""").fetchall()
+    settled = {}
+    for doc_id, original in copies:
+        reason = (f"same text as {original} (a copy in another encoding, line ending or Unicode form); "
+                  "ingested once there")
+        con.execute("UPDATE documents SET status = 'duplicate', duplicate_of = ?, error = ? WHERE doc_id = ?",
+                    [original, reason, doc_id])
+        for table in DOCUMENT_TABLES:
+            con.execute(f"DELETE FROM {table} WHERE doc_id = ?", [doc_id])
+        settled[doc_id] = DocumentOutcome(doc_id, Status.DUPLICATE, reason, original)
+    failed = con.execute(f"""
+        UPDATE documents AS copy SET status = 'failed', error = original.error, duplicate_of = NULL
+        FROM documents AS original
+        WHERE copy.doc_id IN (SELECT doc_id FROM {ids}) AND copy.status = 'duplicate'
+          AND original.doc_id = copy.duplicate_of AND original.status = 'failed'
+        RETURNING copy.doc_id, copy.error""").fetchall()
+    settled.update({doc_id: DocumentOutcome(doc_id, Status.FAILED, error) for doc_id, error in failed})
+    return settled
 
 
 def rollback(con: duckdb.DuckDBPyConnection) -> None:

@@ -7,6 +7,7 @@ CREATE TABLE IF NOT EXISTS documents (
     source_root      VARCHAR,               -- the input folder it was found under
     format           VARCHAR,               -- text | markdown | html
     sha256           VARCHAR,               -- of the raw bytes
+    text_sha256      VARCHAR,               -- of the cleaned text: byte-different copies of one text share it
     size_bytes       BIGINT,
     encoding         VARCHAR,
     lang             VARCHAR,               -- ja | zh | ko | en | ...
@@ -243,21 +244,6 @@ CREATE TABLE IF NOT EXISTS check_state (
     code_digest      VARCHAR
 );
 
--- Columns added after warehouses were first created: a warehouse made by an older version
--- gets them here (its documents are then re-extracted, their pipeline version having changed).
-ALTER TABLE claims ADD COLUMN IF NOT EXISTS subject_source VARCHAR;
-ALTER TABLE claims ADD COLUMN IF NOT EXISTS conditions VARCHAR;
-ALTER TABLE claims ADD COLUMN IF NOT EXISTS release_source VARCHAR;
-ALTER TABLE claims ADD COLUMN IF NOT EXISTS set_valued BOOLEAN;
-ALTER TABLE documents ADD COLUMN IF NOT EXISTS source_root VARCHAR;
-ALTER TABLE runs ADD COLUMN IF NOT EXISTS n_missing INTEGER;
-ALTER TABLE verdicts ADD COLUMN IF NOT EXISTS original VARCHAR;
-ALTER TABLE verdicts ADD COLUMN IF NOT EXISTS docs_a VARCHAR[];
-ALTER TABLE verdicts ADD COLUMN IF NOT EXISTS docs_b VARCHAR[];
-ALTER TABLE verdicts ADD COLUMN IF NOT EXISTS sources_a INTEGER;
-ALTER TABLE verdicts ADD COLUMN IF NOT EXISTS sources_b INTEGER;
-ALTER TABLE mentions ADD COLUMN IF NOT EXISTS counted VARCHAR;
-ALTER TABLE verdicts ADD COLUMN IF NOT EXISTS repeats BOOLEAN;
-ALTER TABLE claims ADD COLUMN IF NOT EXISTS value_low DOUBLE;
-ALTER TABLE claims ADD COLUMN IF NOT EXISTS value_high DOUBLE;
-ALTER TABLE claim_verdicts ADD COLUMN IF NOT EXISTS sides STRUCT(value VARCHAR, n_sources INTEGER, n_documents INTEGER)[];
+-- Columns added after warehouses were first created: a warehouse made by an older version gets
+-- every column of these definitions it lacks from ingest.warehouse.apply_schema, which compares
+-- its tables with them (its documents are then re-extracted, their pipeline version having changed).
