@@ -46,7 +46,8 @@ def update_renderings(con: duckdb.DuckDBPyConnection) -> int:
         insert_rows(con, "alignments", [{"doc_a": a, "doc_b": b, "key_a": current[(a, b)][0], "key_b": current[(a, b)][1],
                                      "version": align_digest(), "identical_share": results[(a, b)].identical_share,
                                      "coverage": results[(a, b)].coverage,
-                                     "same_article": results[(a, b)].coverage >= align.RENDERING_COVERAGE}
+                                     "figures_kept": results[(a, b)].figures_kept,
+                                     "same_article": results[(a, b)].same_article}
                                     for a, b in todo])
         insert_rows(con, "aligned_units", [row for pair in todo for row in _unit_rows(pair, results[pair])])
         insert_rows(con, "mention_pairs", [row for pair in todo for row in _pair_rows(pair, results[pair])])

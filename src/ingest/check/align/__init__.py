@@ -2,7 +2,7 @@
 (`sentences`), the mentions of aligned sentences matched one to one with the kind of every
 change (`compare`), and the group's original, sources and arbiter (`groups`).
 
-Pure functions over records: `ingest.run.renderings` reads the documents from the warehouse
+Pure functions over records: `ingest.check.renderings` reads the documents from the warehouse
 and stores what these return.
 """
 
@@ -11,10 +11,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
+from ...extract.reader import DATE, MODEL, QUANTITIES, VERSION
 from .compare import MentionPair, match_mentions
 from .groups import identical_share
-from ..thresholds import CONFIDENT_UNIT, RENDERING_COVERAGE
+from ..thresholds import CONFIDENT_UNIT, RENDERING_COVERAGE, RENDERING_FIGURES_KEPT
 from .sentences import AlignedUnit, AlignSegment, align
+
+
+# The figures a translation keeps, and how many it takes to judge by them.
+FIGURES = QUANTITIES | {VERSION, DATE, MODEL}
+MIN_FIGURES = 10
 
 
 @dataclass(frozen=True)
@@ -32,7 +38,14 @@ class PairResult:
     units: list[AlignedUnit]
     pairs: list[PlacedPair]
     identical_share: float
-    coverage: float  # the smaller share of either document's segments in confidently aligned units
+    coverage: float      # the smaller share of either document's segments in confidently aligned units
+    figures_kept: float  # the smaller share of either side's figures in those units that have a partner
+
+    @property
+    def same_article(self) -> bool:
+        """Renderings of one article: most of each aligns, and the aligned sentences keep their
+        figures (a write-up that retells most of a post in its own words drops many)."""
+        return self.coverage >= RENDERING_COVERAGE and self.figures_kept >= RENDERING_FIGURES_KEPT
 
 
 
@@ -54,7 +67,24 @@ def compare_renderings(a: Sequence[AlignSegment], b: Sequence[AlignSegment]) -> 
     # summary or an article that quotes a few sentences of another does not.
     coverage = min(sum(len(u.segs_a) for u in confident) / max(1, len(a)),
                    sum(len(u.segs_b) for u in confident) / max(1, len(b)))
-    return PairResult(units, pairs, identical_share(texts), round(min(1.0, coverage), 3))
+    return PairResult(units, pairs, identical_share(texts), round(min(1.0, coverage), 3),
+                      _figures_kept(confident, by_idx_a, by_idx_b, pairs))
 
 
-__all__ = ["RENDERING_COVERAGE", "AlignSegment", "AlignedUnit", "MentionPair", "PairResult", "PlacedPair", "compare_renderings"]
+def _figures_kept(confident: Sequence[AlignedUnit], by_idx_a: dict[int, AlignSegment],
+                  by_idx_b: dict[int, AlignSegment], pairs: Sequence[PlacedPair]) -> float:
+    """Of the figures in confidently aligned sentences, the smaller share on either side that the
+    other side states too, alike or changed (1.0 with too few figures to tell)."""
+    paired_a = {p.where_a for p in pairs}
+    paired_b = {p.where_b for p in pairs}
+    shares = []
+    for segments, by_idx, paired in (([i for u in confident for i in u.segs_a], by_idx_a, paired_a),
+                                     ([i for u in confident for i in u.segs_b], by_idx_b, paired_b)):
+        figures = [(i, k) for i in segments for k, m in enumerate(by_idx[i].mentions) if m.kind in FIGURES]
+        if len(figures) < MIN_FIGURES:
+            return 1.0
+        shares.append(sum(f in paired for f in figures) / len(figures))
+    return round(min(shares), 3)
+
+
+__all__ = ["AlignSegment", "AlignedUnit", "MentionPair", "PairResult", "PlacedPair", "compare_renderings"]

@@ -154,7 +154,8 @@ CREATE TABLE IF NOT EXISTS alignments (
     version         VARCHAR,                -- digest of the alignment code: new code re-aligns
     identical_share DOUBLE,                 -- share of aligned sentence pairs that are word for word the same
     coverage        DOUBLE,                 -- share of the shorter document's sentences aligned with confidence
-    same_article    BOOLEAN,                -- coverage high enough to take the two for renderings of one article
+    figures_kept    DOUBLE,                 -- share of the figures of those sentences the other side states too
+    same_article    BOOLEAN,                -- both high enough to take the two for renderings of one article
     PRIMARY KEY (doc_a, doc_b)
 );
 
