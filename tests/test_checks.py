@@ -96,6 +96,20 @@ def test_supported_versions_corroborate_and_never_conflict(tmp_path):
                        ).fetchall() == [("3.12", 2, [])]
 
 
+def test_dependency_versions_a_release_drops_or_names_corroborate(tmp_path):
+    """The versions a word ending support points at (and those a list joins to them) are dropped,
+    the others named; a comma stops the word, so the versions migrated to are not dropped."""
+    con = ingest(tmp_path, {
+        "a.txt": "PyTorch 1.13 発表\nCUDA 11.6 および 11.7 が導入され、CUDA 10.2 および 11.3 はサポートされなくなり、"
+                 "CUDA 11.6 および 11.7 への移行が完了しました。",
+        "b.txt": "PyTorch 1.13 发布\n我们弃用了CUDA 10.2和11.3，并完成了CUDA 11.6和11.7的迁移。",
+    })
+    assert con.execute("SELECT count(*) FROM conflicts").fetchone()[0] == 0
+    assert con.execute("SELECT attribute, value, n_sources FROM corroborations WHERE subject = 'pytorch' "
+                       "ORDER BY attribute, value").fetchall() == [
+        ("drops_cuda", "10.2", 2), ("drops_cuda", "11.3", 2), ("mentions_cuda", "11.6", 2), ("mentions_cuda", "11.7", 2)]
+
+
 def test_what_a_named_feature_offloads_to_corroborates_whatever_the_release(tmp_path):
     """An offload target is the feature's, not one release's: an article without a release and one
     about DeepSpeed 0.15.0 agree; a default backend stays with its release."""
@@ -109,3 +123,24 @@ def test_what_a_named_feature_offloads_to_corroborates_whatever_the_release(tmp_
     assert con.execute("SELECT subject, attribute, value, release, n_sources FROM corroborations "
                        "WHERE attribute IN ('offload_target', 'default_backend') ORDER BY value").fetchall() == [
         ("zero-inference", "offload_target", "cpu", None, 2), ("zero-inference", "offload_target", "nvme", None, 2)]
+
+
+def _segments(texts: list[str], lang: str) -> list:
+    from ingest.check.align import AlignSegment
+    from ingest.extract.reader import read
+
+    return [AlignSegment(i, "p", text, frozenset({"ACME"}), tuple(read(text, lang))) for i, text in enumerate(texts)]
+
+
+def test_a_retelling_that_drops_most_figures_is_no_rendering():
+    """Sentences that align but keep few of each other's figures are an independent write-up, not a
+    translation: same_article needs the figures kept as well as the sentences aligned."""
+    from ingest.check.align import compare_renderings
+
+    english = [f"ACME {2 + i}.0 runs {10 + i}% faster on {3 + i} GPUs." for i in range(12)]
+    kept = [f"ACME {2 + i}.0 は {3 + i} 個の GPU で {10 + i}% 高速に動作する。" for i in range(12)]
+    retold = [f"ACME {2 + i}.0 は GPU で高速に動作する。" for i in range(12)]
+    translation = compare_renderings(_segments(english, "en"), _segments(kept, "ja"))
+    retelling = compare_renderings(_segments(english, "en"), _segments(retold, "ja"))
+    assert translation.coverage >= 0.5 and translation.figures_kept == 1.0 and translation.same_article
+    assert retelling.coverage >= 0.5 and retelling.figures_kept < 0.7 and not retelling.same_article

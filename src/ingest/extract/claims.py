@@ -30,7 +30,7 @@ from .conditions import conditions
 from .entities import COUNT, MATURITY, MULTIPLIER, PERCENT, QUANTITY, VERSION, Entity
 from .glossary import SubjectMention, glossary
 from .notation import canonical, hedged_bounds
-from .phrases import attribute_near, baseline_near, clause_bounds, is_baseline, supported_versions, terms
+from .phrases import attribute_near, baseline_near, clause_bounds, dependency_versions, is_baseline, terms
 from .reader import MODEL
 from .releases import is_earlier, releases_in
 from .rules import rules_for
@@ -204,7 +204,7 @@ class ClaimBuilder:
 
     def _body(self, segment: SegmentInput) -> list[Claim]:
         mentions = subject_mentions(segment.text, segment.entities)
-        claims = self._body_claims(segment, mentions) + self._model_sizes(segment) + self._supported_versions(segment)
+        claims = self._body_claims(segment, mentions) + self._model_sizes(segment) + self._dependency_versions(segment)
         # What "this" in the next sentence refers to: what this one made a claim about, else the
         # sure subject it named last.
         specific = [m for m in mentions if is_specific(m, segment.entities)]
@@ -235,18 +235,20 @@ class ClaimBuilder:
                                           mention.end, subject_source="model", set_valued=True))
         return claims
 
-    def _supported_versions(self, segment: SegmentInput) -> list[Claim]:
-        """"包括支援 Python 3.12", "Python 3.12対応": a dependency's version the release supports,
-        claimed of the release's product (a release supports several: these only corroborate)."""
+    def _dependency_versions(self, segment: SegmentInput) -> list[Claim]:
+        """"包括支援 Python 3.12", "弃用CUDA 10.2", "CUDA 11.7 には cuDNN 8.5.0 が付属": a version of
+        another product a release supports, drops or names, claimed of the release's product as
+        `supports_<product>`, `drops_<product>` or `mentions_<product>` (a release has several:
+        these only corroborate)."""
         release = self._sentence_release(segment)
         if release[0] is None:
             return []
         product = release[0].split(" ", 1)[0]
         subject = SubjectMention(product, release[0], 0, 0)
-        return [self._claim(segment, subject, f"supports_{entity.product}", entity.version or "",
+        return [self._claim(segment, subject, f"{status}_{entity.product}", entity.version or "",
                             entity.start, entity.end, set_valued=True, release=release)
-                for entity in supported_versions(segment.text, segment.lang, segment.entities)
-                if entity.product != product]
+                for entity, status in dependency_versions(segment.text, segment.lang, segment.entities)
+                if entity.product != product and entity.version]
 
     def _value_claim(self, segment: SegmentInput, entity: Entity, mentions: list[SubjectMention]) -> list[Claim]:
         attribute = self._value_attribute(segment, entity)

@@ -1,8 +1,8 @@
 """Values a sentence states in words rather than figures, and the clause around a position.
 
-- Supported versions: a dependency's version next to a support word ("支援 Python 3.12",
-  "Python 3.12対応", "support for Python 3.12"; `supports` in lang/<code>/rules.yaml), unless a
-  word nearby ends that support ("サポートされなくなり", "不再支持": `support_ended`).
+- Dependency versions: a product's version next to a support word ("支援 Python 3.12",
+  "Python 3.12対応", "support for Python 3.12"; `supports` in lang/<code>/rules.yaml) is supported,
+  next to a word ending support ("サポートされなくなり", "弃用": `support_ended`) dropped, else mentioned.
 - Relation terms: the Latin terms a relation phrase names ("CPUまたはNVMe" in
   "CPUまたはNVMeメモリにオフロード"; `relations` in rules.yaml, `relation_terms` in
   lang/common.yaml, joined by `conjunctions`), one per term.
@@ -12,6 +12,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 from typing import Sequence
@@ -23,6 +24,7 @@ from .subjects import is_generic
 
 # A clause ends where a sentence does, or at a semicolon (text is NFKC-normalised: "；" is ";").
 _CLAUSE_END = re.compile(f"[!?;{re.escape(sentence_end_chars())}]")
+_COMMA = re.compile("[,、]")  # text is NFKC-normalised: "，" is ","
 _SUPPORT_WINDOW = 12  # characters between a dependency's version and the word saying it is supported
 _ATTRIBUTE_WINDOW_AFTER = 14
 _ATTRIBUTE_WINDOW_BEFORE = 24
@@ -58,27 +60,59 @@ def attribute_near(text: str, lang: str, start: int, end: int) -> str | None:
     return best[1] if best else None
 
 
-def supported_versions(text: str, lang: str, entities: Sequence[Entity]) -> list[Entity]:
-    """The versions a support word points at: each word ("支持", "対応", "support") takes the
-    version nearest to it in its clause, within a few characters ("CUDA 11是第一个支持C++17的":
-    C++17, not CUDA 11); a word that ends support ("サポートされなくなり", "不再支持") takes none."""
-    versions = [e for e in entities if e.label == VERSION and e.product]
+SUPPORTED, DROPPED, MENTIONED = "supports", "drops", "mentions"
+
+
+def dependency_versions(text: str, lang: str, entities: Sequence[Entity]) -> list[tuple[Entity, str]]:
+    """Each version of a named product in the text with what the text says of it: SUPPORTED when a
+    support word ("支持", "対応", "support", "引入") points at it, DROPPED when a word ending support
+    does ("弃用", "サポートされなくなり", "deprecates"), else MENTIONED. A word points at the version
+    nearest to it in its clause, within a few characters ("CUDA 11是第一个支持C++17的": C++17, not
+    CUDA 11), and at the versions a list joins to that one ("弃用CUDA 10.2和11.3": both)."""
+    versions = sorted((e for e in entities if e.label == VERSION and e.product), key=lambda e: e.start)
     if not versions:
         return []
     rules = rules_for(lang).for_text(text)
-    supported: dict[int, Entity] = {}
-    for word in (match for pattern in rules.supports for match in pattern.finditer(text)):
+    status: dict[int, str] = {}
+    words = [(SUPPORTED, m) for pattern in rules.supports for m in pattern.finditer(text)]
+    words += [(DROPPED, m) for pattern in rules.support_ended for m in pattern.finditer(text)]
+    for kind, word in sorted(words, key=lambda w: w[0] == DROPPED):  # an ending word has the last say
         low, high = clause_bounds(text, word.start())
-        near = [e for e in versions if low <= e.start and e.end <= high and _gap(e, *word.span()) <= _SUPPORT_WINDOW]
+        # A comma stops a word ("10.2 はサポートされなくなり、CUDA 11.6 への移行": not 11.6); lists go on past it.
+        near = [e for e in versions if low <= e.start and e.end <= high and _gap(e, *word.span()) <= _SUPPORT_WINDOW
+                and not _COMMA.search(text, min(e.end, word.end()), max(e.start, word.start()))]
         if not near:
             continue
         nearest = min(near, key=lambda e: _gap(e, *word.span()))
-        # "不再支持 CUDA 10.2", "Support for CUDA 11.6 ends": an ending word around the word or the version.
-        around = text[max(low, min(word.start(), nearest.start) - _SUPPORT_WINDOW):
-                      min(high, max(word.end(), nearest.end) + _SUPPORT_WINDOW)]
-        if not any(ended.search(around) for ended in rules.support_ended):
-            supported[nearest.start] = nearest
-    return list(supported.values())
+        for entity in _listed_with(text, versions, nearest):
+            # "不再支持 CUDA 10.2", "Support for CUDA 11.6 ends": an ending word around a support word.
+            around = text[max(low, min(word.start(), entity.start) - _SUPPORT_WINDOW):
+                          min(high, max(word.end(), entity.end) + _SUPPORT_WINDOW)]
+            ended = kind == DROPPED or any(pattern.search(around) for pattern in rules.support_ended)
+            status[entity.start] = DROPPED if ended else kind
+    return [(e, status.get(e.start, MENTIONED)) for e in versions]
+
+
+@functools.cache
+def _list_gap() -> re.Pattern:
+    """What may stand between two items of a list: a comma (and a conjunction after it) or a conjunction."""
+    return re.compile(rf"\s*,\s*(?:(?:and|or)\s+)?|{relation_joiners().pattern}")
+
+
+def _listed_with(text: str, versions: list[Entity], entity: Entity) -> list[Entity]:
+    """`entity` and the versions of the same product a list joins to it ("10.2 および 11.3",
+    "CUDA 11.6和CUDA 11.7", "3.10, 3.11 and 3.12")."""
+    index = versions.index(entity)
+    listed = [entity]
+    for step in (-1, 1):
+        position = index
+        while 0 <= position + step < len(versions):
+            left, right = sorted((versions[position], versions[position + step]), key=lambda e: e.start)
+            if right.product != left.product or not _list_gap().fullmatch(text[left.end:right.start]):
+                break
+            position += step
+            listed.append(versions[position])
+    return listed
 
 
 @dataclass(frozen=True)
