@@ -113,8 +113,7 @@ def child(task: str, params: dict[str, Any], scratch: Path, timeout_s: float | N
     params_file.write_text(json.dumps(params), "utf-8")
     start = time.perf_counter()
     completed = subprocess.run([sys.executable, "-m", "bench.child", task, str(params_file), str(out_file)],
-                               cwd=ROOT, env=child_env(code or CODE), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                               text=True, timeout=timeout_s)
+                               cwd=ROOT, env=child_env(code or CODE), capture_output=True, text=True, timeout=timeout_s)
     elapsed = time.perf_counter() - start
     if completed.returncode != 0:
         raise RuntimeError(f"bench child {task} failed ({completed.returncode}):\n{completed.stderr[-4000:]}")
@@ -129,7 +128,7 @@ def module_child(module: str, arguments: list[str], scratch: Path) -> dict[str, 
     out = scratch / f"{module.rsplit('.', 1)[-1]}.json"
     completed = subprocess.run([sys.executable, "-m", module, *arguments, "--out", str(out)], cwd=ROOT,
                                env=child_env(CODE),
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                               capture_output=True, text=True)
     if completed.returncode != 0:
         raise RuntimeError(f"{module} failed ({completed.returncode}):\n{completed.stderr[-4000:]}")
     return json.loads(out.read_text("utf-8"))
@@ -225,7 +224,7 @@ def main(argv: list[str] | None = None) -> int:
                 scratch)
         return 0
     results: dict[str, Any] = {
-        "started_at": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
+        "started_at": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
         "command": "uv run python -m bench " + " ".join(argv if argv is not None else sys.argv[1:]),
         "machine": machine(), "git": SNAPSHOT_GIT, "sizes": sizes, "stage_size": stage_size, "seed": args.seed,
         "engine": "default engine (no translation package installed: UntranslatedEngine, the untranslated path)",

@@ -16,8 +16,9 @@ import resource
 import sys
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 T0 = time.perf_counter()
 
@@ -140,7 +141,7 @@ def task_baselines(params: dict[str, Any]) -> dict[str, Any]:
     for source, raw in zip(sources, raws):
         try:
             decoded.append((source, decode(raw).text))
-        except Exception:  # noqa: BLE001 - failed documents are not cleaned by the pipeline either
+        except Exception:
             pass
 
     # clean: bs4 parse + get_text for HTML, markdown-it parse for Markdown, a line split for text.
@@ -185,8 +186,8 @@ def task_baselines(params: dict[str, Any]) -> dict[str, Any]:
                       "seconds": _timed(lambda: [sentence.findall(b) for b in blocks], "segment"), "docs": len(cleaned)}
 
     # extract: spaCy's blank ja/zh tokenizer (SudachiPy / jieba inside) on the same segments, on a sample.
-    from ingest.language import detect_language
     from ingest.extract.nlp import get_nlp
+    from ingest.language import detect_language
     from ingest.segment import segment
     sample = cleaned[::sample_every]
     segs = []

@@ -27,11 +27,11 @@ import json
 import math
 import random
 import shutil
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from functools import lru_cache
 from html import escape
 from pathlib import Path
-from typing import Sequence
 
 ROOT = Path(__file__).resolve().parents[1]
 SEEDS_DIR = ROOT / "seeds"

@@ -15,8 +15,9 @@ import functools
 import inspect
 import time
 from collections import defaultdict
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any, Callable, Iterator
+from typing import Any
 
 # (stage, module, attribute): what is wrapped. Classes are patched on the class object,
 # so `Run.extract` etc. are timed however the run is driven.

@@ -126,8 +126,8 @@ def run(n: int, batch_size: int, work: Path, api_url: str | None = None, repeat:
     import_started = time.perf_counter()
     from prefect.settings import PREFECT_API_URL, temporary_settings
 
-    from ingest.flow import ingest
     from ingest import run_pipeline
+    from ingest.flow import ingest
     import_s = time.perf_counter() - import_started
 
     def direct(db: Path):

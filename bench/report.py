@@ -319,7 +319,8 @@ def render_markdown(results: dict[str, Any]) -> str:
         out.append(f"| {r['stage']} | {r['seconds']:.2f} | {_f(r['cpu_s'])} | {_f(r['share'], '{:.1%}')} "
                    f"| {_rate(r['docs_per_s'])} | {_rate(r['chars_per_s'])} | {base_cell} | {ratio_cell} "
                    f"| {library if not r['library'] or not note else library + '; ' + note} |")
-    out.append(f"| **total** | **{stage['wall_s']:.2f}** | {stage['cpu_s']:.2f} | 100% | {_rate(stage['processed_docs'] / stage['wall_s'])} "
+    rate = _rate(stage['processed_docs'] / stage['wall_s'])
+    out.append(f"| **total** | **{stage['wall_s']:.2f}** | {stage['cpu_s']:.2f} | 100% | {rate} "
                f"| {_rate(stage['processed_chars'] / stage['wall_s'])} | | | process start and imports "
                f"{stage['imports_s']:.1f} s not included |")
     ext = results.get("baselines", {}).get("extract", {})
@@ -350,7 +351,8 @@ def render_markdown(results: dict[str, Any]) -> str:
     e_total = fit_exponent([(k, v["wall_s"]) for k, v in runs.items() if not v.get("lean")])
     e_cpu = fit_exponent([(g["docs"], g["ingest_cpu_s"]) for g in growth_rows(results) if "skipped" not in g])
     out += ["", f"Log-log exponent of time against documents: {_f(e_ingest)} without checks "
-            f"(all sizes; {_f(e_cpu)} on CPU time), {_f(e_total)} end to end (sizes run with reports). Times are of the `run_pipeline` "
+            f"(all sizes; {_f(e_cpu)} on CPU time), {_f(e_total)} end to end (sizes run with reports). "
+            "Times are of the `run_pipeline` "
             "call in a fresh process (spaCy/SudachiPy/jieba model loading included, imports not)."]
 
     inc = results.get("incremental")
@@ -381,7 +383,8 @@ def render_markdown(results: dict[str, Any]) -> str:
                 if p.get(f"{view}_s") is not None:
                     return f"{p[f'{view}_s']:.2f} | {p.get(f'{view}_rows', 0):,}"
                 return f"{p.get(f'{view}_stopped', 'not measured')} | –"
-            out.append(f"| {p['docs']:,} | {p['claims']:,} | {p.get('value_clusters', 0):,} | {_f(p.get('document_pairs'), '{:,}')} "
+            pairs = _f(p.get('document_pairs'), '{:,}')
+            out.append(f"| {p['docs']:,} | {p['claims']:,} | {p.get('value_clusters', 0):,} | {pairs} "
                        f"| {cell('conflicts')} | {cell('corroborations')} |"
                        + (f" {cell('aligned_number_mismatches')} |" if aligned else ""))
         exps = check_exponents(results)

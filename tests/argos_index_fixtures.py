@@ -26,7 +26,7 @@ from argostranslate import settings as argos_settings
 class _Handler(BaseHTTPRequestHandler):
     folder: Path
 
-    def do_GET(self) -> None:  # noqa: N802 - the name http.server calls
+    def do_GET(self) -> None:
         mode, _, name = self.path.lstrip("/").partition("/")
         path = self.folder / name
         if mode not in ("ok", "truncated", "stall") or not name or "/" in name or not path.is_file():

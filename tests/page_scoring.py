@@ -13,8 +13,8 @@ import datetime as dt
 import re
 import unicodedata
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Iterable
 
 import trafilatura
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import shutil
 
-from seed_fixtures import SEEDS
 from ingest import run_pipeline, warehouse
+from seed_fixtures import SEEDS
 
 
 def number(doc_id: str) -> str:
@@ -26,7 +26,7 @@ def _conflicts(con):
 def test_flexattention_maturity_conflict(seeded_con):
     rows = [r for r in _conflicts(seeded_con) if r[0] == "flexattention"]
     assert len(rows) == 1
-    subject, attribute, release, doc_a, doc_b, value_a, value_b, kind, severity = rows[0]
+    _subject, attribute, release, doc_a, doc_b, value_a, value_b, kind, severity = rows[0]
     assert (attribute, release, kind, severity) == ("maturity", "pytorch 2.5", "maturity_conflict", "contradiction")
     assert (number(doc_a), value_a, number(doc_b), value_b) == ("000", "beta", "001", "prototype")
 

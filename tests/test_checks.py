@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import shutil
 
-from seed_fixtures import corpus_or_skip
 from ingest import run_pipeline, warehouse
+from seed_fixtures import corpus_or_skip
 
 
 def ingest(tmp_path, files: dict[str, str]):

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from ingest.extract.claims import SegmentInput, build_claims
-from ingest.extract.releases import document_release
-from ingest.extract.glossary import glossary_mentions
 from ingest.clean import clean
+from ingest.extract.claims import SegmentInput, build_claims
 from ingest.extract.entities import find_entities
+from ingest.extract.glossary import glossary_mentions
+from ingest.extract.releases import document_release
 from ingest.segment import segment
 
 
@@ -64,7 +64,8 @@ def test_a_performance_section_ends_the_maturity_section():
 
 
 def test_table_header_columns_set_maturity():
-    text = "| **Beta** | **原型** | **性能改进** |\n| --- | --- | --- |\n| Python 3.12 支持 torch.compile | FSDP2 | libuv 后端 |\n"
+    text = ("| **Beta** | **原型** | **性能改进** |\n| --- | --- | --- |\n"
+            "| Python 3.12 支持 torch.compile | FSDP2 | libuv 后端 |\n")
     found = {(c.subject, c.value) for c in claims_of(text, "zh", fmt="markdown", release="pytorch 2.4")}
     assert found == {("python-3-12-compile", "beta"), ("fsdp2", "prototype")}
 

@@ -11,10 +11,10 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from seed_fixtures import SEEDS
 from ingest import warehouse
 from ingest.cli import app
 from ingest.discover import IGNORE_FILE, discover
+from seed_fixtures import SEEDS
 
 ARTICLE = SEEDS / "000_7df305071c9dd669.txt"
 

@@ -19,9 +19,9 @@ from hostile_fixtures import (
     run_and_kill_mid_load,
     snapshot,
 )
-from seed_fixtures import ROOT
 from ingest import warehouse
 from ingest.cli import app
+from seed_fixtures import ROOT
 
 
 @pytest.fixture
@@ -109,7 +109,7 @@ def test_ingest_run_with_a_missing_input_says_so(tmp_path):
 
 def test_a_warehouse_that_is_not_duckdb_is_a_clear_error(case):
     case.db.write_text("not a database")
-    with pytest.raises(warehouse.WarehouseError, match="not a valid DuckDB database file.*move it away"):
+    with pytest.raises(warehouse.WarehouseError, match=r"not a valid DuckDB database file.*move it away"):
         case.run()
     assert case.db.read_text() == "not a database"
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from ingest.translate import argos
 from ingest.extract.fidelity import check_fidelity
+from ingest.translate import argos
 
 pytest_plugins = ["translate_fixtures"]
 

@@ -17,11 +17,11 @@ import zipfile
 import pytest
 
 from hostile_fixtures import GOOD, SEED_ZH
-from seed_fixtures import SEEDS
-from ingest.run import plan
 from ingest.clean import clean
+from ingest.run import plan
 from ingest.translate.argos import ArgosEngine
 from ingest.translate.engine import UntranslatedEngine
+from seed_fixtures import SEEDS
 
 SEED_JA_2 = SEEDS / "002_4e95fd8798c6d130.txt"
 TRADITIONAL_ZH = """PyTorch 2.5 正式發佈

@@ -18,10 +18,10 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from seed_fixtures import SEEDS
 from ingest import prune, run_pipeline, warehouse
 from ingest.cli import app
 from ingest.translate.engine import UntranslatedEngine
+from seed_fixtures import SEEDS
 
 JA = "000_7df305071c9dd669.txt"  # FlexAttention is beta in PyTorch 2.5 ...
 ZH = "001_dff0537ae45131ec.txt"  # ... and a prototype here: the seeds' contradiction
@@ -335,7 +335,7 @@ def test_a_folder_named_like_another_folders_hashed_label_keeps_its_documents(tm
         store.run(tmp_path / parent / name)
     documents = store.documents()
     assert len(documents) == 3 and set(documents.values()) == {("ok", None)}
-    ids = {doc_id: text for doc_id, text in store.query("SELECT doc_id, text FROM documents")}
+    ids = dict(store.query("SELECT doc_id, text FROM documents"))
     assert f"news/{JA}" in ids and f"{lookalike}/article.txt" in ids
     [third] = set(ids) - {f"news/{JA}", f"{lookalike}/article.txt"}
     assert third.startswith("news~") and third.endswith("/article.txt")

@@ -11,6 +11,9 @@ outputs/ (and the layers above them) touch the warehouse.
 from __future__ import annotations
 
 import ast
+import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 from ingest.identity import module_graph
@@ -109,3 +112,13 @@ def test_long_modules_say_why():
         if lines > MAX_LINES and LONG_MODULE_REASON not in docstring:
             long.append(f"{path.relative_to(PACKAGE)} ({lines} lines)")
     assert not long, f"modules over {MAX_LINES} lines without '{LONG_MODULE_REASON}' in their docstring: {long}"
+
+
+def test_ruff_finds_nothing():
+    """The lint rules of pyproject.toml ([tool.ruff]) hold on the package, tests, benchmarks and scripts."""
+    ruff = shutil.which("ruff", path=str(Path(sys.executable).parent))
+    assert ruff, "ruff is a dev dependency: run `uv sync` (make test does)"
+    root = PACKAGE.parents[1]
+    result = subprocess.run([ruff, "check", "src", "tests", "bench", "flows", "scripts"], cwd=root,
+                            capture_output=True, text=True, check=False)
+    assert result.returncode == 0, result.stdout + result.stderr

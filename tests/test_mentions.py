@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from ingest.check.align.compare import match_mentions
-from ingest.extract.reader import DATE, IDENTIFIER, MODEL, QUANTITIES, REFERENCE, URL, VERSION, read as find_mentions
+from ingest.extract.reader import DATE, IDENTIFIER, MODEL, QUANTITIES, REFERENCE, URL, VERSION
+from ingest.extract.reader import read as find_mentions
 
 
 def _only(text: str, lang: str):

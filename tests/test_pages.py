@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+
 from page_generator import SHARED, TEMPLATES, generated_pages
 from page_scoring import leaks, ours, score, trafilatura_alone
 

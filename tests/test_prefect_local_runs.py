@@ -151,5 +151,5 @@ def test_no_free_port_fails_fast_and_suggests_no_prefect(monkeypatch):
         raise OSError(98, "Address already in use")
 
     monkeypatch.setattr(socket.socket, "bind", refuse)
-    with pytest.raises(prefect_server.PrefectServerError, match="no free port.*--no-prefect"):
+    with pytest.raises(prefect_server.PrefectServerError, match=r"no free port.*--no-prefect"):
         prefect_server._free_port()

@@ -43,7 +43,8 @@ def _chromium() -> str:
 def open_flow_run(url: str, server: str, expect: str, screenshot: Path) -> dict:
     """Open a flow-run page, go to its Artifacts tab and open the report artifact (waiting until it
     shows `expect`): what was shown, and the UI's requests that failed or left the server."""
-    from playwright.sync_api import TimeoutError as PlaywrightTimeout, sync_playwright
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+    from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=_chromium(), args=CHROMIUM_ARGS)

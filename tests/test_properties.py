@@ -13,22 +13,21 @@ from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
 from ingest.clean import clean
-from ingest.records import BLOCK_SEPARATOR
+from ingest.errors import ReadError
 from ingest.extract.entities import find_entities
-from ingest.language import detect_language
 from ingest.extract.notation import canonical
 from ingest.extract.reader import read_number
-from ingest.errors import ReadError
+from ingest.language import detect_language
 from ingest.read import decode
-from ingest.records import Decoded
+from ingest.records import BLOCK_SEPARATOR, Decoded
 from ingest.segment import MAX_SEGMENT_CHARS, segment
 
 # INGEST_HYPOTHESIS_SCALE=20 runs twenty times the examples (a deeper search, minutes).
 SCALE = float(os.environ.get("INGEST_HYPOTHESIS_SCALE", "1"))
 # Deterministic: the same examples in every run (derandomize, no example database), and nothing
 # measured on the clock (no deadline, no too_slow health check): a loaded machine cannot fail them.
-_STEADY = dict(deadline=None, derandomize=True, database=None,
-               suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+_STEADY = {"deadline": None, "derandomize": True, "database": None,
+               "suppress_health_check": [HealthCheck.too_slow, HealthCheck.data_too_large]}
 FAST = settings(max_examples=int(150 * SCALE), **_STEADY)
 MORE = settings(max_examples=int(300 * SCALE), **_STEADY)
 

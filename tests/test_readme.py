@@ -280,7 +280,7 @@ def test_the_benchmark_section_is_what_make_bench_writes(tmp_path):
     from bench.report import END, START, evaluate, render_markdown, update_readme
 
     doc = ROOT / "docs" / "benchmarks.md"
-    assert bench_main.BENCHMARKS_DOC == doc
+    assert doc == bench_main.BENCHMARKS_DOC
     assert START not in _text(README) and START in _text(doc) and END in _text(doc)
     results = json.loads((ROOT / "bench" / "results" / "latest.json").read_text("utf-8"))
     results["goals"] = evaluate(results)

@@ -14,8 +14,8 @@ import pytest
 from typer.testing import CliRunner
 
 from hostile_fixtures import GOOD, snapshot
-from seed_fixtures import ROOT
 from ingest.cli import app
+from seed_fixtures import ROOT
 
 HOSTILE_NAME = "<svg onload=alert(1)>.txt"
 SCRIPT = "<script>alert(2)</script>"
@@ -94,7 +94,7 @@ def test_html_report_loads_nothing_from_the_network(hostile_reports):
         for name, value in attrs:
             assert not name.startswith("on"), (tag, name)
             assert name not in LOADING_ATTRIBUTES, (tag, name, value)
-            assert "http" not in (value or "").lower() or name == "content" and tag == "meta", (tag, name, value)
+            assert "http" not in (value or "").lower() or (name == "content" and tag == "meta"), (tag, name, value)
     assert not any(tag in ("script", "link", "img", "iframe", "object", "embed", "base") for tag, _ in parsed.tags)
     css = "".join(parsed.style).lower()
     assert "url(" not in css and "@import" not in css

@@ -136,7 +136,7 @@ def test_sql_csv_cells_never_start_a_spreadsheet_formula(seeded_warehouse):
     selects = ", ".join(f"{_literal(text)} AS c{i}" for i, text in enumerate(FORMULAS))
     result = _sql(seeded_warehouse, f"SELECT {selects}, -1.5 AS n, 'plain' AS p", "--format", "csv")
     assert result.exit_code == 0, result.output
-    header, row = list(csv.reader(io.StringIO(result.output)))
+    _header, row = list(csv.reader(io.StringIO(result.output)))
     assert row == ["'" + text for text in FORMULAS] + ["-1.5", "plain"]
 
 

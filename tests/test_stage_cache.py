@@ -13,9 +13,8 @@ from collections import Counter
 
 import pytest
 
-from ingest import prepare, run_pipeline, warehouse
+from ingest import identity, prepare, run_pipeline, warehouse
 from ingest.extract import document
-from ingest import identity
 from ingest.run import batches, faults
 from ingest.translate import segments
 from ingest.translate.engine import UntranslatedEngine

@@ -196,7 +196,7 @@ def test_the_flow_translates_evidence_first_and_a_later_all_run_fills_the_rest(p
     from ingest.flow import ingest as ingest_flow
 
     db = tmp_path / "flow.duckdb"
-    options = dict(paths=[str(seeds)], warehouse_path=str(db), reports_dir=str(tmp_path / "flow-reports"))
+    options = {"paths": [str(seeds)], "warehouse_path": str(db), "reports_dir": str(tmp_path / "flow-reports")}
     first = ingest_flow(**options, translate="evidence")
     counts = statuses(db)
     translated = counts.get("translated", 0) + counts.get("cached", 0)

@@ -7,6 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import duckdb
 import pytest
 
 from ingest import run_pipeline, warehouse
@@ -36,7 +37,7 @@ def test_a_failed_load_leaves_no_half_document(tmp_path):
         document={"doc_id": "d", "path": "d", "status": None},  # violates NOT NULL: the load must fail
         segments=[{"doc_id": "d", "seg_idx": 0, "text": "b"}, {"doc_id": "d", "seg_idx": 1, "text": "c"}],
         entities=[], claims=[], translation_issues=[], anchors=[])
-    with pytest.raises(Exception):
+    with pytest.raises(duckdb.ConstraintException):
         load_document(con, broken)
     assert con.execute("SELECT text FROM segments").fetchall() == [("a",)]
     assert con.execute("SELECT status FROM documents").fetchall() == [("ok",)]
@@ -53,7 +54,8 @@ def test_a_changed_document_replaces_its_rows(tmp_path):
     assert summary.loaded == ["in/000_7df305071c9dd669.txt"] and len(summary.skipped) == 3
     con = warehouse.connect(db, read_only=True)
     assert con.execute("SELECT count(*) FROM segments WHERE doc_id = 'in/000_7df305071c9dd669.txt'").fetchone()[0] <= 3
-    assert con.execute("SELECT count(*) FROM (SELECT doc_id, seg_idx FROM segments GROUP BY ALL HAVING count(*) > 1)").fetchone()[0] == 0
+    duplicates = "SELECT count(*) FROM (SELECT doc_id, seg_idx FROM segments GROUP BY ALL HAVING count(*) > 1)"
+    assert con.execute(duplicates).fetchone()[0] == 0
 
 
 def test_read_only_connection_refuses_writes(seeded_warehouse):

@@ -30,9 +30,9 @@ from __future__ import annotations
 import hashlib
 import itertools
 import os
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Iterable, Iterator, Sequence
 
 from pathspec import GitIgnoreSpec
 

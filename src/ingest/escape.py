@@ -79,7 +79,7 @@ def spreadsheet_cell(text: str) -> str:
 
 def spreadsheet_sql(column: str) -> str:
     """The SQL expression of `spreadsheet_cell` over a text column (`column`: a quoted identifier)."""
-    starts = ", ".join("chr(%d)" % ord(c) for c in FORMULA_STARTS)
+    starts = ", ".join(f"chr({ord(c)})" for c in FORMULA_STARTS)
     return f"CASE WHEN left({column}, 1) IN ({starts}) THEN '''' || {column} ELSE {column} END"
 
 

@@ -30,9 +30,10 @@ import logging
 import re
 import shutil
 from collections import deque
+from collections.abc import Iterator
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 from prefect import flow, get_run_logger, task
 from prefect.artifacts import create_markdown_artifact, create_table_artifact
@@ -56,12 +57,12 @@ def _transient(task: Any, task_run: Any, state: State) -> bool:
     """retry_condition_fn: retry only faults that may go away (a locked warehouse, I/O, a lost worker)."""
     try:
         error = state.result(raise_on_failure=False)
-    except Exception:  # noqa: BLE001 - the result cannot be read: do not retry blindly
+    except Exception:
         return False
     return is_transient(error if isinstance(error, BaseException) else None)
 
 
-_RETRIES = dict(retry_condition_fn=_transient, retry_jitter_factor=0.5)
+_RETRIES = {"retry_condition_fn": _transient, "retry_jitter_factor": 0.5}
 
 
 @task(name="plan", cache_policy=NO_CACHE, persist_result=False, retries=3,

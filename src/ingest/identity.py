@@ -177,7 +177,7 @@ def _extra_language_files(modules: list[ModuleSource]) -> list[tuple[str, bytes]
     return _extra_language_files_listed()
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def entries_digest(entries: tuple[str, ...]) -> str:
     """Digest of the code, package data and library versions that `entries` run: read from the
     digest cache when no file of the package and no installed distribution changed since it was

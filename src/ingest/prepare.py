@@ -71,7 +71,7 @@ def _prepare(source: SourceFile, limits: Limits) -> PreparedDocument:
         return _failed(source, str(error), limited=True)
     except ReadError as error:
         return _failed(source, str(error))
-    except Exception as error:  # noqa: BLE001 - one bad document must not stop the run
+    except Exception as error:
         return _failed(source, f"internal error while preparing the document ({type(error).__name__}: "
                                f"{str(error)[:200]}); please report it with the file")
 

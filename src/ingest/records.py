@@ -12,10 +12,11 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from collections.abc import Iterable, Iterator
 from dataclasses import asdict, dataclass, field, fields
 from enum import StrEnum
 from functools import lru_cache
-from typing import Any, Iterable, Iterator
+from typing import Any
 
 
 class Status(StrEnum):
@@ -217,7 +218,7 @@ class DocumentOutcome:
 
 def utc_now() -> dt.datetime:
     """Now, in UTC without a time zone: how the warehouse stores timestamps."""
-    return dt.datetime.now(dt.timezone.utc).replace(tzinfo=None)
+    return dt.datetime.now(dt.UTC).replace(tzinfo=None)
 
 
 def as_rows(records: Iterable[Any]) -> list[dict[str, Any]]:

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Iterator
 
 from .lang import clause_mark_chars, sentence_end_chars
 from .records import HEADING, PARAGRAPH, Cleaned
@@ -24,7 +24,8 @@ _CLOSERS = "".join(chr(code) for code in range(0x10000) if unicodedata.category(
 _HARD_END = re.compile(rf"[!?{re.escape(sentence_end_chars())}]+[{re.escape(_CLOSERS)}]*")
 # A full stop ends a sentence only before whitespace and a capital or CJK character,
 # so "torch.compile", "2.5" and "e.g. this" stay whole.
-_LATIN_END = re.compile(r"(?<![A-Z])(?<!\be\.g)(?<!\bi\.e)(?<!\betc)(?<!\bvs)(?<!\bFig)(?<!\bNo)\.(?=\s+[A-Z\u3040-\u30ff\u4e00-\u9fff])")
+_LATIN_END = re.compile(r"(?<![A-Z])(?<!\be\.g)(?<!\bi\.e)(?<!\betc)(?<!\bvs)(?<!\bFig)(?<!\bNo)\."
+                        r"(?=\s+[A-Z\u3040-\u30ff\u4e00-\u9fff])")
 # Where an overlong sentence may be cut: after a clause mark of any language or a comma, semicolon
 # or colon (the text is NFKC-normalised: "，" is ","), else at a space.
 _SOFT_BREAK = re.compile(rf"[,;:{re.escape(clause_mark_chars())}]\s*|\s+")

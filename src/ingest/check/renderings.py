@@ -12,18 +12,19 @@ small tables and stops.
 from __future__ import annotations
 
 from collections import defaultdict
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 import duckdb
 import pyarrow as pa
 
+from ..extract.reader import Reading, reading_from_row
+from ..identity import align_digest
+from ..warehouse import dicts
+from ..warehouse.load import insert_rows
 from . import align
 from .align.compare import AGREE, CHANGED, HEDGE
 from .align.groups import Rendering, arbiter, groups, original, sources
-from ..extract.reader import Reading, reading_from_row
-from ..warehouse import dicts
-from ..warehouse.load import insert_rows
-from ..identity import align_digest
 
 _PAIR_TABLES = ("alignments", "aligned_units", "mention_pairs")
 Pair = tuple[str, str]

@@ -5,7 +5,7 @@ navigation dropped."""
 from __future__ import annotations
 
 import re
-from typing import Iterator
+from collections.abc import Iterator
 
 from bs4 import BeautifulSoup, CData, NavigableString, Tag
 from bs4.builder import HTMLParserTreeBuilder

@@ -15,8 +15,8 @@ from __future__ import annotations
 import datetime as dt
 import re
 import tomllib
+from collections.abc import Callable, Iterator
 from functools import lru_cache
-from typing import Callable, Iterator
 
 import yaml
 from markdown_it import MarkdownIt
@@ -203,7 +203,7 @@ def split_front_matter(text: str) -> tuple[dict, str]:
         if match:
             try:
                 data = parse(match.group(1))
-            except Exception:  # noqa: BLE001 - yaml and tomllib raise their errors, ValueError, RecursionError...
+            except Exception:
                 return {}, text
             return (_safe_front_matter(data) if isinstance(data, dict) else {}), text[match.end():]
     return {}, text

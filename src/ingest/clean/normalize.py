@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Iterable
 from functools import lru_cache
 from importlib import resources
-from typing import Iterable
 
 from ..lang import bullet_chars
 from ..records import CELL_SEPARATOR, Block

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from typing import Iterator
+from collections.abc import Iterator
 
 from ..lang import bullet_chars, clause_mark_chars, sentence_end_chars
 from ..records import HEADING, LIST_ITEM, PARAGRAPH, Block

@@ -19,7 +19,8 @@ def evaluate(labels: Path = typer.Option(Path("tests/labels"), help="Directory o
              misses: bool = typer.Option(False, help="Print the tuned part's missed and wrongly flagged items of every "
                                                      "key, and its false and missed rendering pairs.")) -> None:
     """Precision and recall against every hand-labelled set; held-out (blind) parts apart."""
-    from ..evaluate import evaluate as score, report_rows
+    from ..evaluate import evaluate as score
+    from ..evaluate import report_rows
 
     for folder in (shared / name for name in ("corpus", "corpus2", "corpus3", "corpus4")):
         if not folder.is_dir():

@@ -17,7 +17,8 @@ import datetime as dt
 import decimal
 import json
 import uuid
-from typing import Any, Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import Any
 
 from rich.table import Table
 from rich.text import Text

@@ -6,8 +6,8 @@ import contextlib
 import itertools
 import sys
 import threading
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator, Optional
 
 import typer
 
@@ -24,7 +24,7 @@ DEFAULT_TIMEOUT_S = 25.0
 
 def sql(statement: str = typer.Argument(..., help="A SQL query; the warehouse is opened read-only."),
         warehouse_path: Path = warehouse_option("The DuckDB warehouse to query."),
-        fmt: Optional[str] = typer.Option(None, "--format", "-f", metavar="|".join(FORMATS),
+        fmt: str | None = typer.Option(None, "--format", "-f", metavar="|".join(FORMATS),
                                           help="Output format. Default: table on a terminal, json otherwise."),
         timeout: float = typer.Option(DEFAULT_TIMEOUT_S, "--timeout", metavar="SECONDS",
                                       help="Stop the query after this long (0: never). A running query holds "
@@ -109,7 +109,8 @@ def export(folder: Path = typer.Argument(..., help="Folder to write one file per
     """
     import duckdb
 
-    from ..warehouse.export import FORMATS as EXPORT_FORMATS, export as export_all
+    from ..warehouse.export import FORMATS as EXPORT_FORMATS
+    from ..warehouse.export import export as export_all
 
     if fmt not in EXPORT_FORMATS:
         fail(f"unknown --format {fmt!r}; choose one of {', '.join(EXPORT_FORMATS)}", Exit.USAGE)
@@ -146,7 +147,7 @@ def report(warehouse_path: Path = warehouse_option("The DuckDB warehouse to repo
         paths = outputs.write_reports(con, reports)
     except IngestError as error:
         fail(str(error))
-    except Exception as error:  # noqa: BLE001 - a damaged file gets its one line
+    except Exception as error:
         fail_on_warehouse_fault(warehouse_path, error)
     finally:
         con.close()

@@ -14,8 +14,9 @@ import inspect
 import os
 import socket
 import urllib.parse
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Iterator, List, NoReturn, Optional
+from typing import Any, NoReturn, Optional
 
 import typer
 
@@ -24,7 +25,6 @@ from ..settings import DEFAULTS, RunOptions, describe, keyword_parameters
 from ..translate.packages import broken_packages
 from .consoles import Exit, err, fail, say, warn
 from .models import warn_broken
-
 
 
 def _field(name: str) -> dataclasses.Field:
@@ -51,7 +51,7 @@ def reports_option() -> Any:
 
 # What `ingest run` takes besides the run parameters.
 _OWN_OPTIONS = [
-    inspect.Parameter("prefect", inspect.Parameter.KEYWORD_ONLY, annotation=Optional[bool], default=typer.Option(
+    inspect.Parameter("prefect", inspect.Parameter.KEYWORD_ONLY, annotation=Optional[bool], default=typer.Option(  # noqa: UP045 (typer reads it)
         None, "--prefect/--no-prefect", show_default=False,
         help="Run the `ingest` flow (starting a temporary Prefect server if none answers) or call the "
              "stages directly. Default: the flow when the profile's Prefect server answers, else directly.")),
@@ -59,7 +59,7 @@ _OWN_OPTIONS = [
         False, "--allow-failures", help="Exit 0 even when some files failed (they are still listed).")),
 ]
 # Paths on the command line are files or folders, given as arguments; the rest are options.
-_CLI_TYPES: dict[str, Any] = {"paths": List[Path], "warehouse_path": Path, "reports_dir": Path, "exclude": List[str]}
+_CLI_TYPES: dict[str, Any] = {"paths": list[Path], "warehouse_path": Path, "reports_dir": Path, "exclude": list[str]}
 
 
 def _parameters() -> list[inspect.Parameter]:
@@ -102,7 +102,7 @@ def run(**values: Any) -> None:
         fail(str(error), Exit.LOCKED)
     except IngestError as error:
         fail(str(error))
-    except Exception as error:  # noqa: BLE001 - a damaged file or a full disk gets its one line
+    except Exception as error:
         fail_on_warehouse_fault(options.warehouse_path, error)
     _print_result(result)
     warn_broken(broken_packages())
@@ -237,7 +237,7 @@ def prune(warehouse_path: Path = warehouse_option()) -> None:
         fail(str(error), Exit.LOCKED)
     except IngestError as error:
         fail(str(error))
-    except Exception as error:  # noqa: BLE001 - a damaged file or a full disk gets its one line
+    except Exception as error:
         fail_on_warehouse_fault(warehouse_path, error)
     for doc_id in removed:
         say(f"removed {doc_id}")

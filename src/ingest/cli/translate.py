@@ -27,7 +27,7 @@ def translate(warehouse_path: Path = warehouse_option("The DuckDB warehouse whos
         fail(str(error), Exit.LOCKED)
     except IngestError as error:
         fail(str(error))
-    except Exception as error:  # noqa: BLE001 - a damaged file or a full disk gets its one line
+    except Exception as error:
         fail_on_warehouse_fault(warehouse_path, error)
     if not result.filled and not result.still_waiting:
         say("nothing waits for a translation")

@@ -12,9 +12,9 @@ Each key with a held-out part (`blind`) reports it apart from the part the rules
 from __future__ import annotations
 
 import tempfile
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Sequence
 
 from .. import warehouse
 from ..run.runner import run_pipeline

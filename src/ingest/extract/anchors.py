@@ -11,17 +11,19 @@ bilingual lexicons (`lexicon`), so "上下文长度", "コンテキスト長" an
 from __future__ import annotations
 
 import re
-from typing import Iterator, Sequence
+from collections.abc import Iterator, Sequence
 
 from .meaning import concepts
 from .notation import canonical
-from .reader import QUANTITIES, URL as URL_READING, Reading
+from .reader import QUANTITIES, Reading
+from .reader import URL as URL_READING
 
 NUMBER, NAME, URL, CONCEPT = "number", "name", "url", "concept"
 _NAME = re.compile(r"(?<![A-Za-z0-9_])[A-Za-z][A-Za-z0-9_+\-]*[A-Za-z0-9+](?![A-Za-z0-9_])")
 # Function words and generic tokens that would make any two English-flavoured texts look alike.
-_STOP_NAMES = frozenset("""the and for with from this that are was were has have not but you your our its
-into than then also can will all any more most such via per new api gpu cpu tpu llm""".split())
+_STOP_NAMES = frozenset(["the", "and", "for", "with", "from", "this", "that", "are", "was", "were", "has", "have",
+                         "not", "but", "you", "your", "our", "its", "into", "than", "then", "also", "can", "will",
+                         "all", "any", "more", "most", "such", "via", "per", "new", "api", "gpu", "cpu", "tpu", "llm"])
 
 
 def segment_anchors(text: str, lang: str, readings: Sequence[Reading]) -> Iterator[tuple[str, str]]:

@@ -21,8 +21,8 @@ article's product ("従来のPyTorch 2.4では…Python 3.12対応" in a 2.5 art
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 from ..lang import common_rules, profile
 from ..records import HEADING, TABLE_ROW, cell_spans

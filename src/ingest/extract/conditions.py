@@ -6,8 +6,8 @@ lang/<code>/rules.yaml each language's words; all apply to text in any language)
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from functools import lru_cache
-from typing import Sequence
 
 from ..lang import common_rules, every_language
 from .entities import COUNT, HARDWARE, QUANTITY, Entity

@@ -13,13 +13,13 @@ the value with the precision it was written at.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Iterator, Sequence
 
 from ..lang import common_rules
-from .notation import canonical, patterns, vocabulary
 from . import reader
+from .notation import canonical, patterns, vocabulary
 from .reader import MODEL_SIZE_MIN, Reading, read
 from .rules import Lexical, Rules, hardware_in, maturity_in, rules_for
 

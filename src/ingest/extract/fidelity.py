@@ -25,8 +25,20 @@ from dataclasses import dataclass
 
 from .entities import HARDWARE, Entity, entities_of
 from .notation import to_halfwidth, vocabulary
-from .reader import (DATE, FRACTION, IDENTIFIER, MODEL, MULTIPLIER, NUMBER, PERCENT, QUANTITIES, VERSION, Reading,
-                     read, values_agree)
+from .reader import (
+    DATE,
+    FRACTION,
+    IDENTIFIER,
+    MODEL,
+    MULTIPLIER,
+    NUMBER,
+    PERCENT,
+    QUANTITIES,
+    VERSION,
+    Reading,
+    read,
+    values_agree,
+)
 
 _IGNORED = re.compile(r"https?://\S+|<[^>\n]*>")
 TARGET_LANGUAGE = "en"

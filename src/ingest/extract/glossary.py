@@ -4,10 +4,10 @@ any language, found in text by exact key lookup on case- and space-folded text."
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
-from typing import Iterable, Sequence
 
 import yaml
 

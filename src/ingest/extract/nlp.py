@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import contextlib
 import logging
+from collections.abc import Iterator
 from functools import lru_cache
-from typing import Iterator
 
 import spacy
 from spacy.language import Language

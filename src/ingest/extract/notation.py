@@ -17,10 +17,10 @@ from __future__ import annotations
 import math
 import re
 import unicodedata
+from collections.abc import Iterable
 from dataclasses import dataclass
 from decimal import Decimal
 from functools import lru_cache
-from typing import Iterable
 
 from ..lang import common_rules, every_language, profiles
 

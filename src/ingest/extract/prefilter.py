@@ -13,10 +13,11 @@ from __future__ import annotations
 import re
 import string
 import sys
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import lru_cache
 from re import _constants as sre  # the parser's opcodes: the pattern language, stable within 3.11
 from re import _parser as sre_parse
-from typing import Callable, Generic, Iterable, Mapping, Sequence, TypeVar
+from typing import Generic, TypeVar
 
 Chars = frozenset[str]
 _SELECTIVE_SETS = 2  # more required sets per pattern cost more checks than they save

@@ -27,13 +27,28 @@ from __future__ import annotations
 
 import calendar
 import re
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, fields, replace
 from functools import lru_cache
-from typing import Any, Callable, Iterable, Iterator
+from typing import Any
 
 from .lexicon import word_concepts
-from .notation import (DIGITS, DOTTED, VERSION_TOKEN, alternation, canonical, half_unit, hedged_bounds, numerals,
-                       patterns, significant, version_norm, vocabulary, within_idiom, written_tolerance)
+from .notation import (
+    DIGITS,
+    DOTTED,
+    VERSION_TOKEN,
+    alternation,
+    canonical,
+    half_unit,
+    hedged_bounds,
+    numerals,
+    patterns,
+    significant,
+    version_norm,
+    vocabulary,
+    within_idiom,
+    written_tolerance,
+)
 from .prefilter import Prefilter
 from .rules import Rules, maturity_in, rules_for, versions_in
 

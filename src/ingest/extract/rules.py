@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Iterator
+from typing import Any
 
 from ..lang import FALLBACK, LanguageProfile, common_rules, every_language, profile, profiles
 from .notation import alternation, vocabulary
@@ -136,7 +137,8 @@ def rules_for(*codes: str | None) -> Rules:
         # A unit ending in a Latin letter ends a word ("GB", not "GBit"); others may be followed by anything ("台のA100").
         units=_keyed(_merged([common, *every_profile], "units"), wrap=r"\s?(?:{})(?:(?<=[A-Za-z])(?![A-Za-z])|(?<![A-Za-z]))",
                      flags=re.I),
-        fraction_factor=re.compile(rf"\s?(?:{alternation(w for rules in rule_sets for w in rules.get('fraction_factor_words', []))})"),
+        fraction_factor=re.compile(
+            rf"\s?(?:{alternation(w for rules in rule_sets for w in rules.get('fraction_factor_words', []))})"),
     )
 
 

@@ -3,8 +3,8 @@ phrases are computed from."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 from .entities import Entity
 from .reader import Reading

@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Sequence
 from functools import lru_cache
-from typing import Sequence
 
 from ..lang import every_language, quotation_pairs
 from .entities import HARDWARE, MATURITY, VERSION, Entity
@@ -69,8 +69,9 @@ def name_mentions(text: str, entities: Sequence[Entity], taken: Sequence[Subject
     """Latin names and quoted names the glossary does not know, as slug-id mentions.
 
     Hardware is a condition, not a subject; a maturity word is a value; a product version
-    ("PyTorch 2.5") or a release product's bare name ("PyTorch") is the release. In Latin-script prose a sentence's first word is capitalised
-    anyway: it is a name only if it looks like one (an inner capital, a digit, a dot or "++").
+    ("PyTorch 2.5") or a release product's bare name ("PyTorch") is the release. In Latin-script
+    prose a sentence's first word is capitalised anyway: it is a name only if it looks like one (an
+    inner capital, a digit, a dot or "++").
     """
     blocked = [(e.start, e.end) for e in entities if e.label in (HARDWARE, MATURITY)]
     blocked += [(m.start, m.end) for m in taken]

@@ -18,12 +18,13 @@ the wrong type) is a `SettingsError` naming the file, never a traceback.
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
 from importlib.resources.abc import Traversable
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import yaml
 
@@ -103,7 +104,8 @@ def _read_profile(folder: Traversable) -> LanguageProfile:
         tokenizer=spacy.get("tokenizer"), head_final=bool(facts.get("head_final")),
         sentence_ends=facts.get("sentence_ends", ""), clause_marks=facts.get("clause_marks", ""),
         bullets=facts.get("bullets", ""), quotes=tuple(facts.get("quotes") or ()),
-        stopwords=tuple(str(w) for w in facts.get("stopwords") or ()), lexicon=facts.get("lexicon"), numerals=dict(facts.get("numerals") or {}),
+        stopwords=tuple(str(w) for w in facts.get("stopwords") or ()), lexicon=facts.get("lexicon"),
+        numerals=dict(facts.get("numerals") or {}),
         magnitudes={k: float(v) for k, v in (facts.get("magnitudes") or {}).items()},
         month_suffix=facts.get("month_suffix"), metadata_labels=dict(facts.get("metadata_labels") or {}),
         bylines={k: list(v or []) for k, v in (facts.get("bylines") or {}).items()},

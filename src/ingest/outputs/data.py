@@ -9,8 +9,9 @@ arbiter's verdict and a confidence. Corroborations and notes keep their evidence
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from typing import Any
 
 import duckdb
 

@@ -15,19 +15,20 @@ import functools
 import os
 import sys
 from collections import Counter
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Iterator, Sequence
+from typing import Any
 
 from .. import prepare, stages, warehouse
 from ..extract.document import document_only
+from ..identity import STAGES, run_fingerprint, sha, stage_ids
 from ..records import DOCUMENT_TABLES, DocumentRows, PreparedDocument, SegmentRecord, SourceFile, Status, utc_now
 from ..translate import TranslationEngine, make_engine
 from ..translate import cache as translation_cache
 from ..translate import segments as translation
 from ..translate.engine import Translation, WaitingEngine
 from .cache import StageCache
-from ..identity import STAGES, run_fingerprint, sha, stage_ids
 from .staging import StagedBatch
 
 # documents.pipeline_version of a document whose stages crashed: never equal to a run's
@@ -151,7 +152,7 @@ class _Batch:
             return call()
         try:
             return call()
-        except Exception as error:  # noqa: BLE001 - becomes this document's failure
+        except Exception as error:
             self.crashed[source.doc_id] = error
             return None
 
@@ -213,7 +214,7 @@ class _Batch:
     def _translate(self, documents: list[PreparedDocument]) -> None:
         try:
             translation.translate_documents(documents, self.engine)
-        except Exception as error:  # noqa: BLE001
+        except Exception as error:
             if not self.isolate:
                 raise
             if len(documents) == 1:
@@ -282,5 +283,5 @@ def _engine_for(run_id: str, warehouse_path: str | None) -> TranslationEngine:
             return make_engine(translation_cache.snapshot(con, engine.package_keys()))
         finally:
             con.close()
-    except Exception:  # noqa: BLE001 - held by another writer, or older schema: translate without it
+    except Exception:
         return engine

@@ -4,8 +4,8 @@ earlier runs left waiting; its own segments were translated in the stages) or no
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 import duckdb
 

@@ -8,14 +8,14 @@ write the warehouse); the single writer files them into the translation cache he
 
 from __future__ import annotations
 
-from typing import Callable, Iterable
+from collections.abc import Callable, Iterable
 
 import duckdb
 
 from ..errors import WarehouseError
-from ..warehouse import is_storage_fault, storage_error
 from ..records import DocumentOutcome, DocumentRows, Status
 from ..translate import cache as translation_cache
+from ..warehouse import is_storage_fault, storage_error
 from ..warehouse.load import load_document, read_back, replace_documents
 from .batches import RETRY_MARK
 from .staging import StagedBatch

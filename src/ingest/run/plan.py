@@ -8,17 +8,18 @@ same test for a gone file before it removes their rows.
 from __future__ import annotations
 
 import os
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, Sequence
+from typing import Any
 
 import duckdb
 
-from .. import limits, settings, warehouse
+from .. import limits, warehouse
+from ..check import update_checks
 from ..discover import discover
 from ..records import KnownSources, SourceFile, Status
 from ..warehouse.load import delete_documents
-from ..check import update_checks
 
 Stored = dict[str, Any]  # a row of warehouse.stored_documents
 GONE_REASON = ("the source file is gone since it was ingested: its rows are kept but leave every check; "

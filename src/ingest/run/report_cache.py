@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 from pathlib import Path
+
 import duckdb
 
 from .. import check, outputs, warehouse

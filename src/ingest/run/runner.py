@@ -8,14 +8,16 @@ from __future__ import annotations
 
 import datetime as dt
 import uuid
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any
 
 import duckdb
 
-from .. import warehouse
-from .. import outputs
+from .. import outputs, warehouse
+from ..check import update_checks
+from ..identity import STAGES, run_fingerprint
 from ..outputs import check_reports_dir
 from ..records import DocumentOutcome, SourceFile, Status, utc_now
 from ..settings import RunOptions
@@ -24,10 +26,8 @@ from ..translate.cache import snapshot
 from ..warehouse.load import record_run
 from .batches import StageContext, batches, make_context, process_batch
 from .cache import usable_cache_dir
-from ..identity import STAGES, run_fingerprint
-from .loading import load_staged
-from ..check import update_checks
 from .fill import fill_for_run
+from .loading import load_staged
 from .plan import Plan, plan_run, prune_missing
 from .report_cache import report_data
 from .staging import StagedBatch
@@ -82,7 +82,8 @@ class RunSummary:
                 "skipped": len(self.skipped), "failed": len(self.failed), "duplicates": len(self.duplicates),
                 "missing": self.missing, "missing_pairs": self.missing_pairs, "reports": self.report_paths,
                 "errors": self.failed, "work": self.work, "cached": self.cached, "warnings": self.warnings,
-                "filled": self.filled, "waiting": self.waiting, "excluded": self.excluded, "line": self.line(), "stages_line": self.stages_line(),
+                "filled": self.filled, "waiting": self.waiting, "excluded": self.excluded, "line": self.line(),
+                "stages_line": self.stages_line(),
                 **extra}
 
     def line(self) -> str:
@@ -102,7 +103,7 @@ class RunSummary:
 
 
 def new_run_id() -> str:
-    return dt.datetime.now(dt.timezone.utc).strftime("%Y%m%dT%H%M%SZ-") + uuid.uuid4().hex[:6]
+    return dt.datetime.now(dt.UTC).strftime("%Y%m%dT%H%M%SZ-") + uuid.uuid4().hex[:6]
 
 
 class Run:

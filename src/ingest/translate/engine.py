@@ -7,8 +7,9 @@ across documents.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Protocol, Sequence
+from typing import Protocol
 
 from ..errors import command, install_hint
 from ..records import NO_LANGUAGE

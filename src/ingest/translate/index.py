@@ -166,7 +166,7 @@ def _within(seconds: float, fetch: Callable[[], None]) -> None:
         try:
             fetch()
             outcome["done"] = True
-        except Exception as exc:  # noqa: BLE001 — reported to the caller below
+        except Exception as exc:
             outcome["error"] = exc
 
     worker = threading.Thread(target=run, name="argos-fetch", daemon=True)

@@ -26,7 +26,6 @@ import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
-
 from types import ModuleType
 
 import ctranslate2

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import defaultdict
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 from ..records import PreparedDocument, SegmentRecord
 from .engine import Translation, TranslationEngine

@@ -21,10 +21,10 @@ from dataclasses import dataclass
 
 import duckdb
 
+from ..extract.fidelity import check_fidelity
 from . import cache as translation_cache
 from .cache import PackageKey
 from .engine import CACHED, TRANSLATED, WAITING, CachedEngine, Translation, TranslationEngine
-from ..extract.fidelity import check_fidelity
 
 Progress = Callable[[str, int, int], None]
 # Segments per transaction: enough to fill the engine's batches, few enough that an interrupted

@@ -13,20 +13,41 @@ import functools
 import hashlib
 import re
 import time
+from collections.abc import Sequence
 from importlib import resources
 from importlib.resources.abc import Traversable
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 import duckdb
 
 from ..errors import WarehouseCorruptError, WarehouseError, WarehouseLockedError, command
 from ..records import DOCUMENT_TABLES
 
-__all__ = ["WarehouseCorruptError", "WarehouseError", "WarehouseLockedError", "confine", "connect", "damage_error",
-           "is_damage", "is_storage_fault", "known_fault", "quoted", "storage_error", "schema_is_current",
-           "applied_digest", "record_applied", "dicts", "query", "table_columns", "table_counts", "schema_digest",
-           "stored_documents", "mark_missing", "DOCUMENT_TABLES"]
+__all__ = [
+    "DOCUMENT_TABLES",
+    "WarehouseCorruptError",
+    "WarehouseError",
+    "WarehouseLockedError",
+    "applied_digest",
+    "confine",
+    "connect",
+    "damage_error",
+    "dicts",
+    "is_damage",
+    "is_storage_fault",
+    "known_fault",
+    "mark_missing",
+    "query",
+    "quoted",
+    "record_applied",
+    "schema_digest",
+    "schema_is_current",
+    "storage_error",
+    "stored_documents",
+    "table_columns",
+    "table_counts",
+]
 
 STORAGE_VERSION = "v1.5.0"
 _LOCK_RETRIES = 6

@@ -12,8 +12,9 @@ same way (three empty files are three failed rows, not one failed and two duplic
 from __future__ import annotations
 
 import itertools
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 import duckdb
 import pyarrow as pa

@@ -8,15 +8,14 @@ and stores what these return.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 from ...extract.reader import DATE, MODEL, QUANTITIES, VERSION
+from ..thresholds import CONFIDENT_UNIT, RENDERING_COVERAGE, RENDERING_FIGURES_KEPT
 from .compare import MentionPair, match_mentions
 from .groups import identical_share
-from ..thresholds import CONFIDENT_UNIT, RENDERING_COVERAGE, RENDERING_FIGURES_KEPT
 from .sentences import AlignedUnit, AlignSegment, align
-
 
 # The figures a translation keeps, and how many it takes to judge by them.
 FIGURES = QUANTITIES | {VERSION, DATE, MODEL}

@@ -20,11 +20,10 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
-from ...extract.reader import (DATE, FRACTION, IDENTIFIER, LABEL, MODEL, MULTIPLIER, NUMBER, QUANTITIES, VERSION,
-                               Reading)
+from ...extract.reader import DATE, FRACTION, IDENTIFIER, LABEL, MODEL, MULTIPLIER, NUMBER, QUANTITIES, VERSION, Reading
 
 AGREE, CHANGED, HEDGE = "agree", "changed", "hedge"
 # Kinds of change.

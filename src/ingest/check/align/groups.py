@@ -12,11 +12,10 @@ from __future__ import annotations
 
 import unicodedata
 from collections import defaultdict
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Iterable, Mapping, Sequence
 
 from ..thresholds import SAME_SOURCE_SHARE
-
 
 
 @dataclass(frozen=True)

@@ -18,10 +18,11 @@ most likely their counterpart).
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections import Counter
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Callable, Sequence
 
 from ...extract.reader import DATE, LABEL, MODEL, QUANTITIES, VERSION, Reading
 
@@ -96,7 +97,7 @@ def _bigrams(text: str) -> set[str]:
     """Bigrams of the CJK characters of a text: two renderings in one language (a draft and its
     final, two translations) share many; a Chinese and an English rendering none."""
     cjk = [c for c in text if not c.isascii() and c.isalnum()]
-    return {a + b for a, b in zip(cjk, cjk[1:])}
+    return {a + b for a, b in itertools.pairwise(cjk)}
 
 
 @dataclass(frozen=True)
