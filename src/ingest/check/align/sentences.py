@@ -21,7 +21,7 @@ from __future__ import annotations
 import itertools
 import math
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from ...extract.reader import DATE, LABEL, MODEL, QUANTITIES, VERSION, Reading
@@ -71,9 +71,12 @@ class _Features:
     kinds: tuple[str, ...] = ()
     bigrams: set = field(default_factory=set)           # CJK character bigrams (same-language renderings)
     concepts: set = field(default_factory=set)          # English word stems, in any language
+    concept_weight: float = 0.0                         # the summed weights of `concepts` in this pair
+    single_kind: str | None = None                      # the block kind of a one-segment span
+    heading: bool = False                               # a heading is in the span
 
 
-def _features(segments: Sequence[AlignSegment]) -> _Features:
+def _features(segments: Sequence[AlignSegment], concept_weights: dict[str, float]) -> _Features:
     features = _Features()
     for segment in segments:
         features.names.update(segment.names)
@@ -90,6 +93,9 @@ def _features(segments: Sequence[AlignSegment]) -> _Features:
         features.kinds += (segment.kind,)
         features.bigrams |= _bigrams(segment.text)
         features.concepts |= segment.concepts
+    features.concept_weight = math.fsum(concept_weights.get(c, 0.0) for c in features.concepts)
+    features.single_kind = features.kinds[0] if len(features.kinds) == 1 else None
+    features.heading = "heading" in features.kinds
     return features
 
 
@@ -122,33 +128,38 @@ def _shared_meaning(x: _Features, y: _Features, weights: dict[str, float]) -> fl
     rendering of an English post, under 0.08 for nine in ten unrelated pairs)."""
     if not x.concepts or not y.concepts:
         return 0.0
-    total = sum(weights.get(c, 0.0) for c in x.concepts) + sum(weights.get(c, 0.0) for c in y.concepts)
-    shared = sum(weights.get(c, 0.0) for c in x.concepts & y.concepts)
+    shared_concepts = x.concepts & y.concepts
+    if not shared_concepts:
+        return 0.0
+    total = x.concept_weight + y.concept_weight
+    shared = math.fsum(weights.get(c, 0.0) for c in shared_concepts)
     return 2.0 * shared / total if total else 0.0
 
 
-def _evidence(x: _Features, y: _Features, weights: _Weights) -> float:
-    """What two spans share that a rendering keeps: names, values, written digits, meaning."""
-    names = sum(weights.names.get(n, 1.0) * min(x.names[n], y.names[n]) for n in x.names.keys() & y.names.keys())
-    values = sum(min(x.values[v], y.values[v]) for v in x.values.keys() & y.values.keys())
-    digits = sum(min(x.digits[d], y.digits[d]) for d in x.digits.keys() & y.digits.keys())
-    text = 0.0
-    if x.bigrams and y.bigrams:
-        jaccard = len(x.bigrams & y.bigrams) / len(x.bigrams | y.bigrams)
-        text = 4.0 * jaccard if jaccard >= 0.2 else 0.0
-    meaning = _shared_meaning(x, y, weights.concepts)
-    meaning = _MEANING_WEIGHT * meaning if meaning >= _MEANING_FLOOR else 0.0
-    return 1.2 * names + 1.5 * values + 0.5 * max(0, digits - values) + max(text, meaning)
+def _shared(x: Counter, y: Counter) -> int:
+    return sum(min(x[k], y[k]) for k in x.keys() & y.keys()) if x and y else 0
 
 
 def _score(x: _Features, y: _Features, weights: _Weights, ratio: float) -> tuple[float, float]:
-    """(score, evidence) of aligning span x with span y."""
-    evidence = _evidence(x, y, weights)
+    """(score, evidence) of aligning span x with span y. The evidence is what the two share that a
+    rendering keeps: names, values, written digits, meaning (the hot loop of the checks: each test
+    is skipped when one side has nothing of its kind)."""
+    names = (math.fsum(weights.names.get(n, 1.0) * min(x.names[n], y.names[n]) for n in x.names.keys() & y.names.keys())
+             if x.names and y.names else 0)
+    values = _shared(x.values, y.values)
+    digits = _shared(x.digits, y.digits)
+    text = 0.0
+    if x.bigrams and y.bigrams:
+        common = len(x.bigrams & y.bigrams)
+        jaccard = common / (len(x.bigrams) + len(y.bigrams) - common)
+        text = 4.0 * jaccard if jaccard >= 0.2 else 0.0
+    meaning = _shared_meaning(x, y, weights.concepts)
+    meaning = _MEANING_WEIGHT * meaning if meaning >= _MEANING_FLOOR else 0.0
+    evidence = 1.2 * names + 1.5 * values + 0.5 * max(0, digits - values) + max(text, meaning)
     score = evidence
-    heading_x, heading_y = "heading" in x.kinds, "heading" in y.kinds
-    if x.kinds and y.kinds and x.kinds[0] == y.kinds[0] and len(x.kinds) == len(y.kinds) == 1:
+    if x.single_kind is not None and x.single_kind == y.single_kind:
         score += _KIND_MATCH
-    elif heading_x != heading_y:
+    elif x.heading != y.heading:
         score += _KIND_CLASH
     if x.length and y.length:
         score -= _LENGTH_WEIGHT * min(2.0, abs(math.log((y.length / x.length) / ratio)))
@@ -163,16 +174,15 @@ def align(a: Sequence[AlignSegment], b: Sequence[AlignSegment]) -> list[AlignedU
         return []
     weights = _weights(a, b)
     ratio = max(1e-6, sum(len(s.text) for s in b)) / max(1e-6, sum(len(s.text) for s in a))
-    span_a, span_b = _span_features(a), _span_features(b)
+    span_a, span_b = _span_features(a, weights.concepts), _span_features(b, weights.concepts)
     band = max(_MIN_BAND, int(_BAND * max(n, m)))
     best: dict[tuple[int, int], tuple[float, tuple[int, int] | None, tuple[int, int, float] | None]] = {(0, 0): (0.0, None, None)}
 
-    def near(i: int, j: int) -> bool:
-        return abs(i * m / n - j) <= band
-
     for i in range(n + 1):
-        for j in range(m + 1):
-            if (i, j) == (0, 0) or not near(i, j):
+        centre = i * m / n
+        # the cells near the diagonal (the band is tested exactly; the range only bounds the loop)
+        for j in range(max(0, math.floor(centre - band) - 1), min(m, math.ceil(centre + band) + 1) + 1):
+            if (i, j) == (0, 0) or abs(centre - j) > band:
                 continue
             options = []
             for di, dj in _STEPS:
@@ -183,7 +193,7 @@ def align(a: Sequence[AlignSegment], b: Sequence[AlignSegment]) -> list[AlignedU
                 if di == 0 or dj == 0:
                     options.append((base + _SKIP, (pi, pj), None))
                     continue
-                score, evidence = _score(span_a(pi, i), span_b(pj, j), weights, ratio)
+                score, evidence = _score(span_a[di][pi], span_b[dj][pj], weights, ratio)
                 options.append((base + score + _MERGE * (di + dj - 2), (pi, pj), (di, dj, evidence)))
             if options:
                 best[(i, j)] = max(options, key=lambda o: o[0])
@@ -192,18 +202,13 @@ def align(a: Sequence[AlignSegment], b: Sequence[AlignSegment]) -> list[AlignedU
     return _confidences(a, b, _trace(best, n, m))
 
 
-def _span_features(segments: Sequence[AlignSegment]) -> Callable[[int, int], _Features]:
-    """The features of `segments[start:end]`, each span computed once: the dynamic programme asks for
-    every span of one to three sentences from up to five cells, and long renderings made that
-    recomputation most of the checks' time."""
-    computed: dict[tuple[int, int], _Features] = {}
-
-    def span(start: int, end: int) -> _Features:
-        features = computed.get((start, end))
-        if features is None:
-            features = computed[(start, end)] = _features(segments[start:end])
-        return features
-    return span
+def _span_features(segments: Sequence[AlignSegment], concept_weights: dict[str, float]) -> list[list[_Features]]:
+    """The features of every span of one to three sentences, by length then start
+    (`spans[k][i]` is `segments[i:i + k]`): the dynamic programme asks for each from up to five
+    cells, and recomputing them was most of the checks' time."""
+    longest = max(di for di, _ in _STEPS)
+    return [[], *([_features(segments[start:start + size], concept_weights) for start in range(len(segments) - size + 1)]
+                  for size in range(1, longest + 1))]
 
 
 def _trace(best: dict, n: int, m: int) -> list[tuple[tuple[int, ...], tuple[int, ...], float]]:
