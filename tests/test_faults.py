@@ -42,7 +42,8 @@ def fast_backoff(monkeypatch) -> list[float]:
 # ---- the warehouse held by another process ----------------------------------------------
 
 @pytest.mark.parametrize("holder_kind", ["python", "duckdb-cli"])
-def test_locked_warehouse_retries_with_backoff_then_names_the_holder(case, lock_holder, fast_backoff, holder_kind):
+def test_locked_warehouse_retries_with_backoff_then_names_the_holder(case, lock_holder, fast_backoff, holder_kind,
+                                                                    caplog):
     case.run()
     before = snapshot(case.db)
     case.add("new.txt", SEED_ZH.read_bytes())
@@ -53,6 +54,8 @@ def test_locked_warehouse_retries_with_backoff_then_names_the_holder(case, lock_
 
     message = str(raised.value)
     assert f"locked by process {holder.pid}" in message and "close it or wait" in message
+    waiting = [r.getMessage() for r in caplog.records if "waiting up to" in r.getMessage()]
+    assert len(waiting) == 1 and f"locked by process {holder.pid}" in waiting[0]  # said once, before the wait
     backoff = [w for w in fast_backoff if w < 1]
     assert backoff == [0.01 * 2 ** i for i in range(warehouse._LOCK_RETRIES)]  # exponential, then give up
     holder.stop()

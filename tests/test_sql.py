@@ -53,6 +53,37 @@ def test_table_format_on_request(seeded_warehouse):
     assert result.exit_code == 0 and "4 row(s)" in result.output and "┃" in result.output
 
 
+WIDE = "SELECT " + ", ".join(f"'value of column {i} 中文' AS column_{i}" for i in range(26))
+
+
+def test_a_wide_result_shows_the_columns_that_fit_the_terminal(seeded_warehouse, monkeypatch):
+    from rich.cells import cell_len
+    from rich.console import Console
+
+    from ingest.cli import query
+
+    monkeypatch.setattr(query, "console", Console(force_terminal=True, width=160, markup=False, color_system=None))
+    result = _sql(seeded_warehouse, WIDE)
+    lines = result.output.splitlines()
+    assert result.exit_code == 0 and max(cell_len(line) for line in lines) <= 160
+    shown = int(re.search(r"1 row\(s\), 26 columns \((\d+) shown\)", result.output).group(1))
+    assert 4 <= shown < 26 and "column_0" in lines[1] and "column_25" in lines[1] and "…" in lines[1]
+    assert "value of column 0 中文" in result.output  # cells whole, not crushed to a few characters
+
+
+def test_a_table_in_a_pipe_keeps_every_column_whole(seeded_warehouse):
+    result = _sql(seeded_warehouse, WIDE, "--format", "table")
+    assert result.exit_code == 0 and "columns (" not in result.output
+    assert all(f"value of column {i} 中文" in result.output for i in range(26))
+
+
+def test_cells_and_headers_are_cut_to_max_width():
+    from ingest.cli.formats import as_table
+
+    fitted = as_table(["h" * 100], [("v" * 100,)], max_width=20)
+    assert fitted.shown == 1 and fitted.width == 1 + 20 + 3
+
+
 def test_an_empty_query_is_a_usage_error(seeded_warehouse):
     for statement in ("", "   "):
         result = _sql(seeded_warehouse, statement)

@@ -15,11 +15,14 @@ from __future__ import annotations
 import base64
 import datetime as dt
 import decimal
+import itertools
 import json
 import uuid
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
 from typing import Any
 
+from rich.cells import cell_len
 from rich.table import Table
 from rich.text import Text
 
@@ -113,14 +116,60 @@ WRITERS: dict[str, Callable[[Sequence[str], Iterable[tuple]], Iterator[str]]] = 
     "json": json_chunks, "jsonl": jsonl_chunks, "csv": csv_chunks, "markdown": markdown_chunks}
 
 
-def as_table(columns: Sequence[str], rows: Sequence[tuple], max_width: int) -> Table:
-    """A Rich table for the terminal: cells as text (never markup), control characters visible."""
+# What a column costs on the terminal beyond its text: a space each side and its border.
+_COLUMN_FRAME = 3
+_HIDDEN = "…"
+
+
+@dataclass(frozen=True)
+class FittedTable:
+    table: Table
+    width: int          # the table's width in terminal cells
+    shown: int          # how many of the result's columns it shows
+
+
+def as_table(columns: Sequence[str], rows: Sequence[tuple], max_width: int, width: int | None = None) -> FittedTable:
+    """A Rich table for the terminal: cells as text (never markup), cut to `max_width`, control
+    characters visible. Given a terminal `width`, the columns that fit it, as the duckdb CLI shows
+    them: the first and the last ones, alternately, around one "…" column for the rest."""
+    heads = [_shorten(visible(column), max_width) for column in columns]
+    cells = [[_shorten(visible(_text(v), keep_line_breaks=True), max_width) for v in row] for row in rows]
+    widths = [max([cell_len(head), *(cell_len(line) for row in cells for line in row[i].splitlines() or [""])])
+              for i, head in enumerate(heads)]
+    kept = _fitting(widths, width) if width else list(range(len(columns)))
     table = Table(show_lines=False)
-    for column in columns:
-        table.add_column(Text(visible(column)))
-    for row in rows:
-        table.add_row(*(Text(_shorten(visible(_text(v), keep_line_breaks=True), max_width)) for v in row))
-    return table
+    gap = next((k for k, (a, b) in enumerate(itertools.pairwise(kept)) if b != a + 1), None)
+    order: list[int | None] = list(kept) if gap is None else [*kept[:gap + 1], None, *kept[gap + 1:]]
+    if len(kept) < len(columns) and gap is None:
+        order.append(None)
+    for index in order:
+        table.add_column(Text(_HIDDEN if index is None else heads[index]), no_wrap=index is None)
+    for row in cells:
+        table.add_row(*(Text(_HIDDEN if index is None else row[index]) for index in order))
+    total = 1 + sum((widths[i] if i is not None else len(_HIDDEN)) + _COLUMN_FRAME for i in order)
+    return FittedTable(table, total, len(kept))
+
+
+def _fitting(widths: Sequence[int], width: int) -> list[int]:
+    """The columns whose full width fits the terminal: all of them, or the first, the last, the
+    second, the one before the last… while they fit beside a "…" column (at least the first)."""
+    if 1 + sum(w + _COLUMN_FRAME for w in widths) <= width:
+        return list(range(len(widths)))
+    budget = width - 1 - (len(_HIDDEN) + _COLUMN_FRAME)
+    left, right = [], []
+    first, last = 0, len(widths) - 1
+    while first <= last:
+        index = first if len(left) <= len(right) else last
+        if widths[index] + _COLUMN_FRAME > budget:
+            break
+        budget -= widths[index] + _COLUMN_FRAME
+        if index == first:
+            left.append(first)
+            first += 1
+        else:
+            right.insert(0, last)
+            last -= 1
+    return (left or [0]) + right
 
 
 def _shorten(text: str, width: int) -> str:

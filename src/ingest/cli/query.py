@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import typer
+from rich.console import Console
 
 from .. import check, outputs, warehouse
 from ..errors import IngestError, command
@@ -44,12 +45,15 @@ def sql(statement: str = typer.Argument(..., help="A SQL query; the warehouse is
     with _query(warehouse_path, statement, timeout) as (columns, rows):
         if fmt == "table":
             shown = list(itertools.islice(rows, MAX_TABLE_ROWS + 1))
-            console.print(as_table(columns, shown[:MAX_TABLE_ROWS], max_width))
+            # On a terminal the columns that fit its width; in a pipe the whole table, however wide.
+            fitted = as_table(columns, shown[:MAX_TABLE_ROWS], max_width, console.width if console.is_terminal else None)
+            (console if console.is_terminal else Console(width=fitted.width, markup=False, highlight=False)).print(fitted.table)
+            hidden = f", {len(columns)} columns ({fitted.shown} shown)" if fitted.shown < len(columns) else ""
             if len(shown) > MAX_TABLE_ROWS:
-                say(f"more than {MAX_TABLE_ROWS:,} rows: the first {MAX_TABLE_ROWS:,} are shown; `--format jsonl` "
+                say(f"more than {MAX_TABLE_ROWS:,} rows{hidden}: the first {MAX_TABLE_ROWS:,} are shown; `--format jsonl` "
                     "or `--format csv` write them all (they stream), or add a LIMIT")
             else:
-                console.print(f"{len(shown)} row(s)")
+                console.print(f"{len(shown)} row(s){hidden}")
             return
         terminal = console.is_terminal
         for chunk in WRITERS[fmt](columns, rows):

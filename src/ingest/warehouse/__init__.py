@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import logging
 import re
 import time
 from collections.abc import Sequence
@@ -50,6 +51,7 @@ __all__ = [
 ]
 
 STORAGE_VERSION = "v1.5.0"
+_log = logging.getLogger(__name__)
 _LOCK_RETRIES = 6
 _LOCK_BACKOFF_S = 0.5
 _LOCK_HOLDER = re.compile(r"(?:held in (?P<program>.+?) )?\(?PID (?P<pid>\d+)\)?")
@@ -60,11 +62,15 @@ _LOCK_HOLDER = re.compile(r"(?:held in (?P<program>.+?) )?\(?PID (?P<pid>\d+)\)?
 _READ_ONLY_CONFIG = {"enable_external_access": False}
 
 
-def _lock_message(path: Path, error: Exception) -> str:
+def _lock_holder(error: Exception) -> str:
     holder = _LOCK_HOLDER.search(str(error))
-    who = "another process"
-    if holder:
-        who = f"process {holder['pid']}" + (f" ({holder['program']})" if holder["program"] else "")
+    if not holder:
+        return "another process"
+    return f"process {holder['pid']}" + (f" ({holder['program']})" if holder["program"] else "")
+
+
+def _lock_message(path: Path, error: Exception) -> str:
+    who = _lock_holder(error)
     return (f"the warehouse {path} is locked by {who} (an open duckdb CLI, `ingest sql` or another run); "
             f"close it or wait for it to finish, then re-run. DuckDB said: {error}")
 
@@ -103,6 +109,9 @@ def connect(path: str | Path, read_only: bool = False, retries: int = _LOCK_RETR
                                      ) from error
             if attempt == retries:
                 raise WarehouseLockedError(_lock_message(path, error)) from error
+            if attempt == 0:  # said at once: a silent wait of half a minute looks like a hang
+                _log.warning("the warehouse %s is locked by %s; waiting up to %.0f s for it to be free", path,
+                             _lock_holder(error), _LOCK_BACKOFF_S * (2 ** retries - 1))
             time.sleep(_LOCK_BACKOFF_S * 2 ** attempt)
     try:
         # DuckDB draws a progress bar on stdout for a query that runs over 2 s: in the middle of the
