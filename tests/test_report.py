@@ -86,3 +86,29 @@ def test_the_report_stays_readable_at_1000_documents(bench_1000):
         for side in finding.sides:
             assert 1 <= len(side.evidence) <= EVIDENCE_SHOWN and len(side.documents) >= len(side.evidence)
     assert page.count('class="card ') == len(data.contradictions)
+
+
+def test_translation_section_asks_for_packages_of_document_languages_and_says_what_it_caps(seeded_warehouse,
+                                                                                          tmp_path, monkeypatch):
+    """A segment detected as Catalan in a Japanese article (a name, a short heading) asks for no
+    ca->en package; a capped list of fidelity issues says how many it shows."""
+    import shutil
+
+    from ingest import warehouse
+    from ingest.outputs import data as report_data
+
+    db = tmp_path / "w.duckdb"
+    shutil.copy(seeded_warehouse, db)
+    con = warehouse.connect(db)
+    doc = con.execute("SELECT doc_id FROM documents WHERE lang = 'ja' ORDER BY 1 LIMIT 1").fetchone()[0]
+    con.execute("UPDATE segments SET lang = 'ca', translation_status = 'untranslated' "
+                "WHERE doc_id = ? AND seg_idx = (SELECT min(seg_idx) FROM segments WHERE doc_id = ?)", [doc, doc])
+    con.execute("INSERT INTO translation_issues SELECT ?, i, 'number', '3', 'dropped' FROM range(3) t(i)", [doc])
+    monkeypatch.setattr(report_data, "SHOWN_ISSUES", 2)
+    data = outputs.collect(con)
+    con.close()
+    stray = data.stray_languages.get("ca")
+    assert "ca->en" not in data.missing_pairs and "ja->en" in data.missing_pairs and list(data.stray_languages) == ["ca"]
+    for shown in (_text(outputs.render_markdown(data)), render_html(data)):
+        assert "no package for ca" not in shown and f"detected as ca ({stray})" in shown
+        assert "Fidelity issues (2 of 3 shown" in shown

@@ -107,6 +107,7 @@ class ReportData:
     translation: dict[str, int]
     translation_issues: list[dict[str, Any]]
     missing_pairs: list[str]
+    stray_languages: dict[str, int] = field(default_factory=dict)  # untranslated segments of no document's language
     summary_line: str | None = None
     titles: dict[str, str] = field(default_factory=dict)
 
@@ -152,6 +153,10 @@ class _Reader:
         return [self.evidence(d, r["evidence"], r["evidence_en"], r["translation_status"]) for d, r in sorted(first.items())]
 
 
+# The fidelity issues the report lists (all are in the `translation_issues` table).
+SHOWN_ISSUES = 200
+
+
 def collect(con: duckdb.DuckDBPyConnection, summary_line: str | None = None) -> ReportData:
     """Read everything the report shows from the warehouse; the missing translation pairs are
     those of the stored segments that wait for a package. Besides the list of documents, only
@@ -164,10 +169,14 @@ def collect(con: duckdb.DuckDBPyConnection, summary_line: str | None = None) -> 
     sources = dicts(con, "SELECT source_id, documents, n_documents, trust, checked, agreeing FROM sources "
                          "ORDER BY trust, source_id")
     issues = dicts(con, "SELECT t.* FROM translation_issues t JOIN documents d USING (doc_id) "
-                        "WHERE d.status = 'ok' ORDER BY t.doc_id, t.seg_idx LIMIT 200")
-    missing = sorted({f"{r['lang']}->en" for r in dicts(
-        con, "SELECT DISTINCT s.lang FROM segments s JOIN documents d USING (doc_id) "
-             "WHERE d.status = 'ok' AND s.translation_status = 'untranslated'")})
+                        "WHERE d.status = 'ok' ORDER BY t.doc_id, t.seg_idx LIMIT ?", [SHOWN_ISSUES])
+    # A package is asked for only for a language documents are written in: a segment detected as
+    # Catalan or Danish in a Japanese article is a name, an identifier or a short heading.
+    untranslated = dicts(con, "SELECT s.lang, count(*) AS n, bool_or(s.lang IN (SELECT lang FROM documents "
+                              "WHERE status = 'ok')) AS written FROM segments s JOIN documents d USING (doc_id) "
+                              "WHERE d.status = 'ok' AND s.translation_status = 'untranslated' GROUP BY 1 ORDER BY 1")
+    missing = [f"{r['lang']}->en" for r in untranslated if r["written"]]
+    stray = {r["lang"]: r["n"] for r in untranslated if not r["written"]}
     ok = [d for d in reader.documents if d["status"] == "ok"]
     languages: dict[str, int] = defaultdict(int)
     for document in ok:
@@ -186,7 +195,8 @@ def collect(con: duckdb.DuckDBPyConnection, summary_line: str | None = None) -> 
                                  "AND status = 'ok' ORDER BY doc_id"),
         translation=dict(con.execute("SELECT s.translation_status, count(*) FROM segments s JOIN documents d "
                                      "USING (doc_id) WHERE d.status = 'ok' GROUP BY 1 ORDER BY 1").fetchall()),
-        translation_issues=issues, missing_pairs=missing, summary_line=summary_line, titles=reader.titles)
+        translation_issues=issues, missing_pairs=missing, stray_languages=stray, summary_line=summary_line,
+        titles=reader.titles)
 
 
 def _claim_findings(reader: _Reader) -> list[Finding]:
