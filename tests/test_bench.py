@@ -47,3 +47,11 @@ def test_side_by_side_runs_this_code_and_a_commit_in_turn(tmp_path):
     assert [run["n_loaded"] for run in results["runs"]["this"]] == [8]
     assert speedups(results)["HEAD"]["wall"] > 0
     assert "against HEAD" in bench_main.render_against(results)
+
+
+def test_stage_processes_bench_times_both_sides_and_compares_what_they_loaded(capsys):
+    from bench import stage_processes
+
+    assert stage_processes.main(["--size", "12", "--pairs", "1"]) == 0
+    printed = capsys.readouterr().out
+    assert "12 documents" in printed and printed.count("documents loaded [12]") == 2 and "speed-up" in printed

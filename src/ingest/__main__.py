@@ -2,4 +2,5 @@
 
 from ingest.cli import app
 
-app(prog_name="ingest")
+if __name__ == "__main__":  # the stage workers (`ingest.run.runner`) import this module again
+    app(prog_name="ingest")

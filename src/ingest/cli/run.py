@@ -182,7 +182,8 @@ def progress_bar() -> Iterator:
 def _run_direct(options: RunOptions, progress) -> dict:
     from ..run.runner import run as run_in_process
 
-    return run_in_process(options, progress=progress).result()
+    # one stage worker per core (the entry point is safe to import again in a spawned worker)
+    return run_in_process(options, progress=progress, processes=0).result()
 
 
 def _run_flow(options: RunOptions, server: str | None, progress) -> dict:
