@@ -267,3 +267,27 @@ def test_the_shell_check_catches_shell_calls(tmp_path):
     sample.write_text("import os, subprocess\nos.system('ls ' + name)\nsubprocess.run(cmd, shell=True)\n"
                       "subprocess.run(['ls'], shell=False)\n")
     assert len(_shell_uses(sample)) == 2
+
+
+MARKUP_ATTEMPTS = ["[x](http://evil.example)", "![i](http://evil.example/i.png)", "<img src=x onerror=alert(1)>",
+                   "<https://evil.example>", "www.evil.example", "mail@evil.example", "*em* _em_ **b** `code`",
+                   "~~gone~~", "a | b", "&lt;b&gt; &#x41;", "# heading", "> quote", "- item", "+ item", "1. item",
+                   "3) item", "---", "===", "\\*not em\\*", "x\u202ey"]
+
+
+@pytest.mark.parametrize("attempt", MARKUP_ATTEMPTS)
+def test_markdown_text_renders_as_the_literal_text_in_a_list_item_and_a_table_cell(attempt):
+    from ingest.escape import markdown_cell, markdown_text, visible
+
+    for markdown in (f"- {markdown_text(attempt)}\n", f"{markdown_text(attempt)}\n",
+                     f"| a |\n|---|\n| {markdown_cell(attempt)} |\n"):
+        page = _rendered(markdown)
+        assert {tag for tag, _ in page.tags} <= {"p", "ul", "li", "table", "thead", "tbody", "tr", "th", "td"}, markdown
+        assert visible(attempt) in "".join(page.text), markdown
+
+
+def test_markdown_text_leaves_ordinary_prose_readable():
+    from ingest.escape import markdown_text
+
+    prose = "Generated 2026-11-26 13:28 UTC. Last run: 4 files: 4 loaded, 0 unchanged (skipped); 12.5% of share_of_models"
+    assert markdown_text(prose) == prose

@@ -35,7 +35,12 @@ _INVISIBLE = "\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200b-\u200f\u2028-\u202e\u2060-
 _INVISIBLE_RE = re.compile(f"[{_INVISIBLE}]")
 _INVISIBLE_OR_BREAK_RE = re.compile(f"[{_INVISIBLE}\n\t]")
 _LINE_BREAKS = re.compile(r"\r\n|[\r\n\u2028\u2029\x0b\x0c\x85]")
-_MARKDOWN_PUNCTUATION = re.compile(r"([!\"#$%&'()*+,\-./:;<=>?@\[\\\]^_`{|}~])")
+# What can start or close Markdown markup wherever it stands (CommonMark and GitHub's extensions:
+# emphasis, code, links and images, HTML and entities, table cells, strikethrough, e-mail and URL
+# autolinks); `_` only at a word's edge (inside a word it never emphasises: share_of_models).
+_MARKDOWN_MARKUP = re.compile(r"([\\`*\[\]<>&|~@!])|(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])|:(?=//)|(?<=www)\.")
+# What starts a block at the beginning of a line: a heading, a quote, a list item, a setext underline.
+_MARKDOWN_BLOCK_START = re.compile(r"^(\s*)([#>+=-]|\d{1,9}(?=[.)](?:\s|$)))")
 # What makes a spreadsheet read a cell as a formula (OWASP CSV injection).
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
@@ -53,9 +58,12 @@ def visible(text: Any, keep_line_breaks: bool = False) -> str:
 
 def markdown_text(value: Any) -> str:
     """`value` as literal Markdown text on one line: line breaks folded to spaces, invisible
-    characters visible, every ASCII punctuation character backslash-escaped."""
-    text = "" if value is None else str(value)
-    return _MARKDOWN_PUNCTUATION.sub(r"\\\1", visible(_LINE_BREAKS.sub(" ", text)))
+    characters visible, and a backslash before each character that could act as markup there
+    (the rest stays as written, so the Markdown file reads as plain text: "13:28, 4 files: 2.5")."""
+    text = visible(_LINE_BREAKS.sub(" ", "" if value is None else str(value)))
+    text = _MARKDOWN_MARKUP.sub(lambda m: "\\" + m.group(), text)
+    return _MARKDOWN_BLOCK_START.sub(lambda m: m.group(1) + "\\" + m.group(2) if not m.group(2).isdigit()
+                                     else m.group(1) + m.group(2) + "\\", text, count=1)
 
 
 def markdown_cell(value: Any) -> str:

@@ -3,9 +3,9 @@
 Document text must not become markup wherever the report is rendered: every value the
 template prints goes through `ingest.escape.markdown_text` (the environment's `finalize`), which
 folds line breaks, shows invisible characters (a U+202E in a file name) as escapes and
-backslash-escapes every ASCII punctuation character (CommonMark lets any of them be escaped), so
-no link, image, HTML, emphasis or table cell can come from a document. The template's own markup
-is literal text and is not touched.
+backslash-escapes each character that could act as markup where it stands, so no link, image,
+HTML, emphasis, autolink or table cell can come from a document, while dates, times and figures
+read as written in the file itself. The template's own markup is literal text and is not touched.
 """
 
 from __future__ import annotations
