@@ -112,3 +112,35 @@ def test_translation_section_asks_for_packages_of_document_languages_and_says_wh
     for shown in (_text(outputs.render_markdown(data)), render_html(data)):
         assert "no package for ca" not in shown and f"detected as ca ({stray})" in shown
         assert "Fidelity issues (2 of 3 shown" in shown
+
+
+@pytest.mark.parametrize(("kind", "written", "norm", "english"), [
+    ("number", "三百万", "3000000", "3,000,000"), ("number", "30 million", "30000000", "30,000,000"),
+    ("number", "20 亿", "2000000000", "2,000,000,000"), ("date", "2024年10月17日", "2024-10-17", "2024-10-17"),
+    ("model", "BART-460M", "bart@460000000", "bart, 460,000,000"), ("number", "101~200", "101-200", "101–200"),
+    ("multiplier", "twice", "2", "2x"), ("number", "1,000", "1000", None), ("percent", "75%", "75", None),
+    ("version", "1.0.0rc1", "1.0.0rc1", None)])
+def test_a_figure_is_shown_in_one_notation_beside_how_it_is_written(kind, written, norm, english):
+    from ingest.outputs.data import english_value
+
+    assert english_value(kind, written, norm) == english
+
+
+def test_findings_between_renderings_name_the_article_and_show_values_in_one_notation(tmp_path):
+    """A changed figure between two renderings is titled by the article and shows '三百万 (= 3,000,000)'."""
+    from ingest import run_pipeline
+
+    folder = tmp_path / "in"
+    folder.mkdir()
+    english = ("# SmolLM release\n\nThe corpus holds 30 million textbooks, made by Mixtral for SmolLM and the "
+               "SmolLM-Corpus. It was trained on 600B tokens with 64 H100 GPUs in 1 day, at "
+               "https://huggingface.co/blog/smollm and https://github.com/huggingface/smollm.\n")
+    chinese = ("# SmolLM 发布\n\n该语料库包含三百万本教科书, 由 Mixtral 为 SmolLM 和 SmolLM-Corpus 生成。它在 64 个 H100 GPU 上"
+               "用 1 天训练了 600B tokens, 见 https://huggingface.co/blog/smollm 和 https://github.com/huggingface/smollm。\n")
+    (folder / "en.md").write_text(english, "utf-8")
+    (folder / "zh.md").write_text(chinese, "utf-8")
+    run_pipeline([folder], tmp_path / "w.duckdb", tmp_path / "reports")
+    markdown = (tmp_path / "reports" / "consistency.md").read_text("utf-8")
+    page = (tmp_path / "reports" / "consistency.html").read_text("utf-8")
+    assert "renderings of “SmolLM release”" in markdown and "**三百万** (= 3,000,000)" in markdown
+    assert "= 3,000,000</span>" in page and "= 30,000,000</span>" in page

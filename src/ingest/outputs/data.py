@@ -9,7 +9,7 @@ arbiter's verdict and a confidence. Corroborations and notes keep their evidence
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -41,6 +41,7 @@ class Side:
     documents: list[str]
     evidence: list[Evidence]
     supported: bool = False
+    english: str | None = None  # the value in one notation for every language ("三百万" = 3,000,000)
 
 
 @dataclass
@@ -248,6 +249,9 @@ def _rendering_findings(reader: _Reader) -> list[Finding]:
                              "JOIN segments sa ON sa.doc_id = m.doc_a AND sa.seg_idx = m.seg_a "
                              "JOIN segments sb ON sb.doc_id = m.doc_b AND sb.seg_idx = m.seg_b "
                              "ORDER BY m.doc_a, m.seg_a, m.doc_b")
+    originals = {r["doc_id"]: r["original"] for r in dicts(
+        reader.con, "SELECT r.doc_id, o.doc_id AS original FROM renderings r JOIN renderings o "
+                    "ON o.group_id = r.group_id AND o.original")}
     parent: dict[tuple, tuple] = {}
 
     def root(node: tuple) -> tuple:
@@ -270,13 +274,51 @@ def _rendering_findings(reader: _Reader) -> list[Finding]:
                     row["doc_" + side], row["evidence_" + side], row["evidence_en_" + side], row["status_" + side])
         best = max(members, key=lambda r: r["confidence"] or 0.0)
         supported = {best["text_a"]: best["supported"] == "a", best["text_b"]: best["supported"] == "b"}
+        english = {row["text_" + side]: english_value(row["kind"], row["text_" + side], row["norm_" + side])
+                   for row in members for side in ("a", "b")}
         findings.append(Finding(
-            "aligned_value_mismatch", "renderings of one article", best["unit_a"] or best["unit_b"] or best["kind"],
-            None, best["change"], best["confidence"] or 0.0,
-            [Side(value, sorted(evidence), [evidence[d] for d in sorted(evidence)], supported.get(value, False))
-             for value, evidence in sides.items()], best["arbiter"],
+            "aligned_value_mismatch",
+            _article(reader, originals, [doc for row in members for doc in (row["doc_a"], row["doc_b"])]),
+            best["unit_a"] or best["unit_b"] or best["kind"], None, best["change"], best["confidence"] or 0.0,
+            [Side(value, sorted(evidence), [evidence[d] for d in sorted(evidence)], supported.get(value, False),
+                  english.get(value)) for value, evidence in sides.items()], best["arbiter"],
             "contradiction" if (best["confidence"] or 0.0) >= ALIGNED_CONTRADICTION_CONFIDENCE else "possible"))
     return findings
+
+
+def _article(reader: _Reader, originals: dict[str, str], documents: Sequence[str]) -> str:
+    """What a finding between renderings is about: the article, by the title of its group's
+    original (`originals`: document -> its group's original), else of its first document."""
+    named = sorted({originals[d] for d in documents if d in originals}) + sorted(set(documents))
+    title = next((reader.titles[d] for d in named if reader.titles.get(d)), None)
+    return f"renderings of “{title}”" if title else "renderings of one article"
+
+
+def english_value(kind: str | None, text: str | None, norm: str | None) -> str | None:
+    """A figure in one notation whatever the language it was written in ("三百万" -> "3,000,000",
+    "2024年10月17日" -> "2024-10-17", "BART-460M" -> "bart, 460,000,000"); None when that is how it is
+    written. The counted noun is the finding's attribute, not repeated here."""
+    if not norm:
+        return None
+    if kind == "model" and "@" in norm:
+        name, _, size = norm.partition("@")
+        english = f"{name}, {_grouped(size)}"
+    elif kind in {"number", "percent", "multiplier", "fraction"}:
+        english = "–".join(_grouped(part) for part in norm.split("-")) if not norm.startswith("-") else _grouped(norm)
+        english += {"percent": " %", "multiplier": "x"}.get(kind, "")
+    else:
+        english = norm
+    written = "".join((text or "").split()).casefold().replace(",", "")
+    return None if "".join(english.split()).casefold().replace(",", "") == written else english
+
+
+def _grouped(number: str) -> str:
+    """A canonical number with thousands separators ("30000000" -> "30,000,000", "2.5" stays)."""
+    try:
+        value = float(number)
+    except ValueError:
+        return number
+    return f"{int(value):,}" if value.is_integer() and abs(value) < 1e21 else f"{value:,}"
 
 
 def _corroborations(reader: _Reader) -> list[Corroboration]:
