@@ -205,3 +205,15 @@ def test_the_flow_translates_evidence_first_and_a_later_all_run_fills_the_rest(p
     # what a deployment run with -p translate=all does on an unchanged warehouse
     second = ingest_flow(**options, translate="all")
     assert second["skipped"] == 4 and second["filled"] == first["waiting"] and "waiting" not in statuses(db)
+
+
+def test_ingest_translate_without_packages_says_what_has_no_translation_and_how_to_get_one(seeded_warehouse, tmp_path):
+    """Right after `make run` without a package nothing waits, but 260 segments have no English:
+    the command says so, per language, with the commands that fix it."""
+    db = tmp_path / "w.duckdb"
+    shutil.copy(seeded_warehouse, db)
+    result = CliRunner().invoke(app, ["translate", "--warehouse", str(db)])
+    assert result.exit_code == 0, result.output
+    assert "nothing waits for a translation" in result.output
+    line = next(line for line in result.output.splitlines() if "have no translation" in line)
+    assert "(ja " in line and ", zh " in line and "ingest models install ja zh" in line and "ingest run" in line

@@ -37,5 +37,12 @@ def translate(warehouse_path: Path = warehouse_option("The DuckDB warehouse whos
     if result.still_waiting:
         say(f"  the rest has no installed package: `{command('models install LANG')}` or `{INSTALL_FROM_FILE}`, "
             f"then `{command('translate')}` again")
+    if result.untranslated:
+        counts = ", ".join(f"{lang} {n:,}" for lang, n in result.untranslated.items())
+        languages = " ".join(result.untranslated)
+        say(f"{sum(result.untranslated.values()):,} segment(s) have no translation ({counts}): no package for "
+            f"{', '.join(f'{lang}->en' for lang in result.untranslated)} was installed when they were ingested; "
+            f"`{command('models install ' + languages)}` (or `{INSTALL_FROM_FILE}`), then `{command('run')}` "
+            "on the same inputs translates them")
     for path in paths:
         say(f"  report: {path}")

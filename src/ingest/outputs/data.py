@@ -18,6 +18,7 @@ import duckdb
 from ..check.thresholds import ALIGNED_CONTRADICTION_CONFIDENCE
 from ..extract.glossary import subject_label
 from ..records import utc_now
+from ..translate.waiting import untranslated
 from ..warehouse import dicts
 
 
@@ -171,13 +172,9 @@ def collect(con: duckdb.DuckDBPyConnection, summary_line: str | None = None) -> 
                          "ORDER BY trust, source_id")
     issues = dicts(con, "SELECT t.* FROM translation_issues t JOIN documents d USING (doc_id) "
                         "WHERE d.status = 'ok' ORDER BY t.doc_id, t.seg_idx LIMIT ?", [SHOWN_ISSUES])
-    # A package is asked for only for a language documents are written in: a segment detected as
-    # Catalan or Danish in a Japanese article is a name, an identifier or a short heading.
-    untranslated = dicts(con, "SELECT s.lang, count(*) AS n, bool_or(s.lang IN (SELECT lang FROM documents "
-                              "WHERE status = 'ok')) AS written FROM segments s JOIN documents d USING (doc_id) "
-                              "WHERE d.status = 'ok' AND s.translation_status = 'untranslated' GROUP BY 1 ORDER BY 1")
-    missing = [f"{r['lang']}->en" for r in untranslated if r["written"]]
-    stray = {r["lang"]: r["n"] for r in untranslated if not r["written"]}
+    # A package is asked for only for a language documents are written in.
+    written, stray = untranslated(con)
+    missing = [f"{lang}->en" for lang in written]
     ok = [d for d in reader.documents if d["status"] == "ok"]
     languages: dict[str, int] = defaultdict(int)
     for document in ok:

@@ -12,7 +12,7 @@ import duckdb
 from .. import outputs, warehouse
 from ..outputs import ReportData
 from ..translate import TranslationEngine, make_engine
-from ..translate.waiting import FillResult, Progress, fill_waiting, waiting_count
+from ..translate.waiting import FillResult, Progress, fill_waiting, untranslated, waiting_count
 
 
 def fill_for_run(con: duckdb.DuckDBPyConnection, engine: TranslationEngine, mode: str,
@@ -32,12 +32,14 @@ def translate_warehouse(warehouse_path: str | Path, reports_dir: str | Path | No
                         engine: TranslationEngine | None = None,
                         progress: Progress | None = None) -> tuple[FillResult, list[Path]]:
     """`ingest translate`: fill every waiting segment of the warehouse (cache first, then the
-    installed packages), then rewrite the report; with nothing waiting it does nothing."""
+    installed packages), then rewrite the report; with nothing waiting it does nothing. The result
+    also counts the segments no installed package translates (`FillResult.untranslated`)."""
     if not Path(warehouse_path).exists():
         raise FileNotFoundError(f"no warehouse at {warehouse_path}; nothing to translate (check --warehouse)")
     con = warehouse.connect(warehouse_path)
     try:
         result = fill_for_run(con, engine or make_engine(), "all", lambda: outputs.collect(con), progress)
+        result.untranslated = untranslated(con)[0]
         paths = outputs.write_reports(con, reports_dir) if reports_dir is not None and result.filled else []
     finally:
         con.close()

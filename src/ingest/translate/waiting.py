@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import duckdb
 
@@ -47,10 +47,21 @@ class FillResult:
     translated: int = 0
     cached: int = 0
     still_waiting: int = 0
+    untranslated: dict[str, int] = field(default_factory=dict)  # language -> segments no package translates
 
     @property
     def filled(self) -> int:
         return self.translated + self.cached
+
+
+def untranslated(con: duckdb.DuckDBPyConnection) -> tuple[dict[str, int], dict[str, int]]:
+    """Segments of `ok` documents that no installed package could translate, by language: those of
+    languages documents are written in (a package would translate them), and the rest (a segment
+    detected as Catalan or Danish in a Japanese article is a name, an identifier or a short heading)."""
+    rows = con.execute("SELECT s.lang, count(*), bool_or(s.lang IN (SELECT lang FROM documents WHERE status = 'ok')) "
+                       "FROM segments s JOIN documents d USING (doc_id) WHERE d.status = 'ok' "
+                       "AND s.translation_status = 'untranslated' GROUP BY 1 ORDER BY 1").fetchall()
+    return {lang: n for lang, n, written in rows if written}, {lang: n for lang, n, written in rows if not written}
 
 
 def waiting_count(con: duckdb.DuckDBPyConnection) -> int:
