@@ -16,9 +16,12 @@ REPORTS ?= reports
 
 uv:
 	@command -v $(UV) >/dev/null 2>&1 || python3 -m pip install --user --quiet uv || curl -LsSf https://astral.sh/uv/install.sh | sh
+	@command -v uv >/dev/null 2>&1 || echo 'note: uv is in ~/.local/bin, not on your PATH; for the README commands run: export PATH="$$HOME/.local/bin:$$PATH"'
 
+# Bytecode compiled once here: where PYTHONDONTWRITEBYTECODE is set (many containers) every start
+# would otherwise compile ~1,700 modules (~14 s).
 sync: uv
-	$(UV) sync --frozen
+	$(UV) sync --frozen --compile-bytecode
 
 run: sync
 	$(UV) run ingest run $(INPUTS) --warehouse $(WAREHOUSE) --reports $(REPORTS)
