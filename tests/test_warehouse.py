@@ -70,3 +70,23 @@ def test_read_only_connection_refuses_writes(seeded_warehouse):
 def test_missing_warehouse_says_what_to_run(tmp_path):
     with pytest.raises(FileNotFoundError, match="ingest run"):
         warehouse.connect(tmp_path / "none.duckdb", read_only=True)
+
+
+def test_a_transaction_lands_whole_or_not_at_all(tmp_path):
+    from ingest.warehouse import transaction
+
+    con = duckdb.connect(str(tmp_path / "t.duckdb"))
+    con.execute("CREATE TABLE t (x INTEGER PRIMARY KEY)")
+    with transaction(con):
+        con.execute("INSERT INTO t VALUES (1)")
+    with pytest.raises(duckdb.ConstraintException), transaction(con):
+        con.execute("INSERT INTO t VALUES (2)")
+        con.execute("INSERT INTO t VALUES (1)")  # fails: the 2 goes too
+    with pytest.raises(KeyboardInterrupt), transaction(con):
+        con.execute("INSERT INTO t VALUES (3)")
+        raise KeyboardInterrupt
+    assert con.execute("SELECT x FROM t").fetchall() == [(1,)]
+    with transaction(con):  # the connection is usable after each
+        con.execute("INSERT INTO t VALUES (4)")
+    assert con.execute("SELECT x FROM t ORDER BY x").fetchall() == [(1,), (4,)]
+    con.close()

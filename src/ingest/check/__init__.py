@@ -54,15 +54,10 @@ def ensure_views(con: duckdb.DuckDBPyConnection) -> None:
     """Create or replace the views and macros, only when their definitions changed."""
     if views_are_current(con):
         return
-    con.execute("BEGIN TRANSACTION")
-    try:
+    with warehouse.transaction(con):
         for _, sql in view_definitions():
             con.execute(sql)
         warehouse.record_applied(con, VIEWS, views_digest())
-        con.execute("COMMIT")
-    except BaseException:
-        con.execute("ROLLBACK")
-        raise
 
 
 def _state(con: duckdb.DuckDBPyConnection) -> tuple[str, str]:

@@ -20,7 +20,7 @@ import pyarrow as pa
 
 from ..extract.reader import Reading, reading_from_row
 from ..identity import align_digest
-from ..warehouse import dicts
+from ..warehouse import dicts, transaction
 from ..warehouse.load import insert_rows
 from . import align
 from .align.compare import AGREE, CHANGED, HEDGE
@@ -41,8 +41,7 @@ def update_renderings(con: duckdb.DuckDBPyConnection) -> int:
         return 0
     segments = _segments(con, {doc for pair in todo for doc in pair})
     results = {pair: align.compare_renderings(segments.get(pair[0], []), segments.get(pair[1], [])) for pair in todo}
-    con.execute("BEGIN TRANSACTION")
-    try:
+    with transaction(con):
         _delete_pairs(con, todo + gone)
         insert_rows(con, "alignments", [{"doc_a": a, "doc_b": b, "key_a": current[(a, b)][0], "key_b": current[(a, b)][1],
                                      "version": align_digest(), "identical_share": results[(a, b)].identical_share,
@@ -53,10 +52,6 @@ def update_renderings(con: duckdb.DuckDBPyConnection) -> int:
         insert_rows(con, "aligned_units", [row for pair in todo for row in _unit_rows(pair, results[pair])])
         insert_rows(con, "mention_pairs", [row for pair in todo for row in _pair_rows(pair, results[pair])])
         _refresh_groups(con)
-        con.execute("COMMIT")
-    except BaseException:
-        con.execute("ROLLBACK")
-        raise
     return len(todo)
 
 

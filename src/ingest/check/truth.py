@@ -22,7 +22,7 @@ from typing import Any
 
 import duckdb
 
-from ..warehouse import dicts
+from ..warehouse import dicts, transaction
 from ..warehouse.load import insert_rows
 from .thresholds import INITIAL_TRUST, TRUST_ROUNDS
 
@@ -55,18 +55,13 @@ def update_truth(con: duckdb.DuckDBPyConnection) -> None:
     shared = {key for key, clusters in stated_by.items() if len({s for ss in clusters.values() for s in ss}) >= 2}
     credibility = _iterate(sources, stated_by, shared)
     values = _cluster_values(con)
-    con.execute("BEGIN TRANSACTION")
-    try:
+    with transaction(con):
         con.execute("DELETE FROM sources")
         con.execute("DELETE FROM claim_verdicts")
         insert_rows(con, "sources", [_source_row(name, source, stated_by, shared) for name, source in sources.items()])
         insert_rows(con, "claim_verdicts", [_verdict(key, stated_by[key], sources, credibility, values)
                                             for key in shared if len(stated_by[key]) >= 2])
         con.execute("UPDATE claim_verdicts SET verdict = verdict_text(supported, sides)")
-        con.execute("COMMIT")
-    except BaseException:
-        con.execute("ROLLBACK")
-        raise
 
 
 def _iterate(sources: dict[str, _Source], stated_by: dict[Key, dict[str, set[str]]],

@@ -9,12 +9,13 @@ rows to Arrow in `rows`.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import logging
 import re
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from importlib import resources
 from importlib.resources.abc import Traversable
 from pathlib import Path
@@ -42,12 +43,14 @@ __all__ = [
     "query",
     "quoted",
     "record_applied",
+    "rollback",
     "schema_digest",
     "schema_is_current",
     "storage_error",
     "stored_documents",
     "table_columns",
     "table_counts",
+    "transaction",
 ]
 
 STORAGE_VERSION = "v1.5.0"
@@ -229,24 +232,35 @@ def apply_schema(con: duckdb.DuckDBPyConnection) -> None:
     digest = schema_digest()
     if applied_digest(con, "tables") == digest:
         return
+    try:
+        with transaction(con):
+            _add_missing_columns(con)
+            con.execute(_schema_file().read_text("utf-8"))
+            record_applied(con, "tables", digest)
+    except duckdb.Error as error:
+        raise known_fault(_path_of(con), error) or _other_version(con, str(error).splitlines()[0]) from error
+
+
+@contextlib.contextmanager
+def transaction(con: duckdb.DuckDBPyConnection) -> Iterator[None]:
+    """The block's statements in one transaction: committed at its end, rolled back if anything
+    raises (all of it lands or none does)."""
     con.execute("BEGIN TRANSACTION")
     try:
-        _add_missing_columns(con)
-        con.execute(_schema_file().read_text("utf-8"))
-        record_applied(con, "tables", digest)
+        yield
         con.execute("COMMIT")
-    except BaseException as error:
-        _rollback(con)
-        if isinstance(error, duckdb.Error):
-            raise known_fault(_path_of(con), error) or _other_version(con, str(error).splitlines()[0]) from error
+    except BaseException:
+        rollback(con)
         raise
 
 
-def _rollback(con: duckdb.DuckDBPyConnection) -> None:
+def rollback(con: duckdb.DuckDBPyConnection) -> None:
+    """Roll back the open transaction; when DuckDB already ended it (a failed COMMIT, an invalidated
+    database) there is nothing to do, and the first error is the one to report."""
     try:
         con.execute("ROLLBACK")
     except duckdb.Error:
-        pass  # DuckDB ended the transaction itself (a failed COMMIT); the first error is the one to report
+        pass
 
 
 def _path_of(con: duckdb.DuckDBPyConnection) -> str:

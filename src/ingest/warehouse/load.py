@@ -21,7 +21,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from ..records import DOCUMENT_TABLES, DocumentOutcome, DocumentRows, Status
-from . import dicts, table_columns
+from . import dicts, table_columns, transaction
 from .rows import TABLES, table_rows, to_arrow
 
 # Where a table's staged rows are: an Arrow table, or a Parquet file written from one.
@@ -65,21 +65,17 @@ def replace_documents(con: duckdb.DuckDBPyConnection, doc_ids: Sequence[str],
         return {}
     columns = table_columns(con, *TABLES)
     relations = _Relations(con)
-    con.execute("BEGIN TRANSACTION")
     try:
-        ids = _delete_rows(con, relations, doc_ids)
-        for table in TABLES:
-            if sources.get(table) is None:
-                continue
-            relation, present = relations.of(sources[table])
-            names = ", ".join(f'"{c}"' for c in columns[table] if c in present)
-            con.execute(f"INSERT INTO {table} BY NAME SELECT {names} FROM {relation} "
-                        f"WHERE doc_id IN (SELECT doc_id FROM {ids})")
-        settled = settle_copies(con, ids)
-        con.execute("COMMIT")
-    except BaseException:
-        rollback(con)
-        raise
+        with transaction(con):
+            ids = _delete_rows(con, relations, doc_ids)
+            for table in TABLES:
+                if sources.get(table) is None:
+                    continue
+                relation, present = relations.of(sources[table])
+                names = ", ".join(f'"{c}"' for c in columns[table] if c in present)
+                con.execute(f"INSERT INTO {table} BY NAME SELECT {names} FROM {relation} "
+                            f"WHERE doc_id IN (SELECT doc_id FROM {ids})")
+            settled = settle_copies(con, ids)
     finally:
         relations.close()
     return settled
@@ -117,24 +113,14 @@ def settle_copies(con: duckdb.DuckDBPyConnection, ids: str) -> dict[str, Documen
     return settled
 
 
-def rollback(con: duckdb.DuckDBPyConnection) -> None:
-    """Roll back the open transaction, if a failed statement or COMMIT left one open."""
-    try:
-        con.execute("ROLLBACK")
-    except duckdb.TransactionException:
-        pass  # DuckDB already ended it (a failed COMMIT, an invalidated database)
 def delete_documents(con: duckdb.DuckDBPyConnection, doc_ids: Sequence[str]) -> None:
     """Remove every row of the documents `doc_ids`, in one transaction."""
     if not doc_ids:
         return
     relations = _Relations(con)
-    con.execute("BEGIN TRANSACTION")
     try:
-        _delete_rows(con, relations, doc_ids)
-        con.execute("COMMIT")
-    except BaseException:
-        rollback(con)
-        raise
+        with transaction(con):
+            _delete_rows(con, relations, doc_ids)
     finally:
         relations.close()
 
