@@ -11,6 +11,7 @@ outputs/ (and the layers above them) touch the warehouse.
 from __future__ import annotations
 
 import ast
+import importlib.util
 import shutil
 import subprocess
 import sys
@@ -121,4 +122,12 @@ def test_ruff_finds_nothing():
     root = PACKAGE.parents[1]
     result = subprocess.run([ruff, "check", "src", "tests", "bench", "flows", "scripts"], cwd=root,
                             capture_output=True, text=True, check=False)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_mypy_finds_nothing():
+    """The package type-checks under pyproject.toml's [tool.mypy] (the files, the libraries without types)."""
+    assert importlib.util.find_spec("mypy"), "mypy is a dev dependency: run `uv sync` (make test does)"
+    root = PACKAGE.parents[1]
+    result = subprocess.run([sys.executable, "-m", "mypy"], cwd=root, capture_output=True, text=True, check=False)
     assert result.returncode == 0, result.stdout + result.stderr

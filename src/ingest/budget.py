@@ -28,8 +28,10 @@ from __future__ import annotations
 import signal
 import threading
 import time
-from contextvars import ContextVar
+from collections.abc import Callable
+from contextvars import ContextVar, Token
 from types import FrameType
+from typing import Any
 
 _current: ContextVar[Budget | None] = ContextVar("ingest_stage_budget", default=None)
 
@@ -44,9 +46,10 @@ class Budget:
     def __init__(self, what: str, seconds: float) -> None:
         self.what, self.seconds = what, seconds
         self.deadline = time.monotonic() + seconds
-        self._token = None
+        self._token: Token[Budget | None] | None = None
         self._armed = False
-        self._previous_handler: object = None
+        # What signal.signal returned: a handler, SIG_DFL/SIG_IGN, or None (a handler installed from C).
+        self._previous_handler: Callable[[int, FrameType | None], Any] | int | signal.Handlers | None = None
 
     def message(self) -> str:
         return (f"{self.what} stopped after {self.seconds:g} s: the text is too costly to process as one article "
@@ -66,6 +69,7 @@ class Budget:
         try:
             self._disarm()
         finally:
+            assert self._token is not None  # set by __enter__
             _current.reset(self._token)
 
     def _arm(self) -> None:

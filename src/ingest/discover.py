@@ -164,6 +164,7 @@ class _Exclusion:
         for patterns in layers:  # the last matching pattern decides, as in git
             match = patterns.spec.check_file(path.relative_to(patterns.folder).as_posix())
             if match.include is not None:
+                assert match.index is not None  # the pattern that decided
                 reason = (f"excluded by {patterns.origins[match.index]}; drop or negate ('!') that pattern "
                           "to ingest it") if match.include else None
         return reason
@@ -244,9 +245,9 @@ def discover(paths: Iterable[str | Path], *, follow_links: bool = False, known: 
         for path in files:
             if str(path) not in found:
                 found[str(path)] = identify(folder, path, exclusion.reason(folder, path, ignore_files=is_folder))
-    for folder, path in extra:  # stored copies looked at again: not inputs, so nothing excludes them
-        if str(Path(path)) not in found:
-            found[str(Path(path))] = identify(Path(folder), Path(path))
+    for stored_folder, stored_path in extra:  # stored copies looked at again: not inputs, so nothing excludes them
+        if str(Path(stored_path)) not in found:
+            found[str(Path(stored_path))] = identify(Path(stored_folder), Path(stored_path))
     return _mark_duplicates(filter(None, found.values()), known)
 
 

@@ -30,10 +30,10 @@ import logging
 import re
 import shutil
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
 
 from prefect import flow, get_run_logger, task
 from prefect.artifacts import create_markdown_artifact, create_table_artifact
@@ -62,7 +62,14 @@ def _transient(task: Any, task_run: Any, state: State) -> bool:
     return is_transient(error if isinstance(error, BaseException) else None)
 
 
-_RETRIES = {"retry_condition_fn": _transient, "retry_jitter_factor": 0.5}
+class _RetryOptions(TypedDict):
+    """The retry options every task shares (a TypedDict, so that `task(**_RETRIES)` is checked)."""
+
+    retry_condition_fn: Callable[[Any, Any, State], bool]
+    retry_jitter_factor: float
+
+
+_RETRIES: _RetryOptions = {"retry_condition_fn": _transient, "retry_jitter_factor": 0.5}
 
 
 @task(name="plan", cache_policy=NO_CACHE, persist_result=False, retries=3,
@@ -253,8 +260,10 @@ Relative paths are taken from the project root. The final state's message says h
 documents were loaded, skipped and failed.
 
 """ + args_section(RunOptions)
+# ignore: Prefect asks for TaskRunner[PrefectFuture[Any]], invariant in the future type, which no concrete
+# runner (ThreadPoolTaskRunner is a TaskRunner[PrefectConcurrentFuture[R]]) can be.
 ingest = flow(name="ingest", flow_run_name=run_name, persist_result=False,
-              task_runner=ThreadPoolTaskRunner(max_workers=1))(ingest)
+              task_runner=ThreadPoolTaskRunner(max_workers=1))(ingest)  # type: ignore[arg-type]
 
 
 def _ingest(options: RunOptions) -> State:

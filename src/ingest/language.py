@@ -132,7 +132,7 @@ def detect_language(text: str, context: str | None = None) -> LanguageGuess:
         if count and count >= profile.script.min_share * (count + han):
             return LanguageGuess(profile.code, _script_confidence(count, cjk))
     never = rules.han_never.get(context or "")
-    if never is not None and sum(char in never for char in text) < _CHINESE_MARKERS_MIN:
+    if context is not None and never is not None and sum(char in never for char in text) < _CHINESE_MARKERS_MIN:
         # Kanji-only fragments ("安定版", headings) inside a Japanese article are Japanese;
         # a sentence full of characters Japanese never writes (这, 們, 说) is quoted Chinese.
         return LanguageGuess(context, 0.6)

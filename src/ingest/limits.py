@@ -46,6 +46,7 @@ def current() -> Limits:
     for f in fields(Limits):
         raw = os.environ.get(VARIABLES[f.name])
         if raw is not None:
+            assert isinstance(f.default, (int, float))  # every limit has a numeric default
             values[f.name] = _positive(VARIABLES[f.name], raw, f.default)
     return Limits(**values)
 

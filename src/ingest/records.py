@@ -232,7 +232,8 @@ def _field_names(cls: type) -> tuple[str, ...]:
 
 
 def _as_row(record: Any) -> dict[str, Any]:
-    row = {name: getattr(record, name) for name in _field_names(type(record))}
+    record_type: type = type(record)
+    row = {name: getattr(record, name) for name in _field_names(record_type)}
     if any(isinstance(v, (list, tuple, dict)) or hasattr(v, "__dataclass_fields__") for v in row.values()):
         return asdict(record)  # nested values: keep asdict's recursive conversion
     return row

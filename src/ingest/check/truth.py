@@ -27,6 +27,7 @@ from ..warehouse.load import insert_rows
 from .thresholds import INITIAL_TRUST, TRUST_ROUNDS
 
 Key = tuple[str, str, str, str | None, str | None, str | None]
+KeyCluster = tuple[str, str, str, str | None, str | None, str | None, str]  # a Key and a cluster, flat: (*key, cluster)
 
 
 @dataclass
@@ -85,7 +86,7 @@ def _iterate(sources: dict[str, _Source], stated_by: dict[Key, dict[str, set[str
     return credibility
 
 
-def _cluster_values(con: duckdb.DuckDBPyConnection) -> dict[tuple[Key, str], str]:
+def _cluster_values(con: duckdb.DuckDBPyConnection) -> dict[KeyCluster, str]:
     """A readable value for every cluster of every key (its first claim's)."""
     return {(row["key_subject"], row["attribute"], row["scope"], row["unit"], row["conditions"], row["baseline"],
              row["cluster"]): row["value"]
@@ -102,7 +103,7 @@ def _source_row(name: str, source: _Source, stated_by: dict[Key, dict[str, set[s
 
 
 def _verdict(key: Key, clusters: dict[str, set[str]], sources: dict[str, _Source],
-             credibility: dict[tuple[Key, str], float], values: dict) -> dict[str, Any]:
+             credibility: dict[tuple[Key, str], float], values: dict[KeyCluster, str]) -> dict[str, Any]:
     """The supported value of a key (the one more independent sources state; none on a tie) and
     every value with its sources and documents; its words are the macro `verdict_text`."""
     ranked = sorted(clusters.items(), key=lambda item: (-len(item[1]), -credibility.get((key, item[0]), 0.0), item[0]))

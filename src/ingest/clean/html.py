@@ -8,8 +8,7 @@ import re
 from collections.abc import Iterator
 
 from bs4 import BeautifulSoup, CData, NavigableString, Tag
-from bs4.builder import HTMLParserTreeBuilder
-from bs4.builder._htmlparser import BeautifulSoupHTMLParser
+from bs4.builder._htmlparser import BeautifulSoupHTMLParser, HTMLParserTreeBuilder
 from bs4.exceptions import ParserRejectedMarkup
 
 from ..records import HEADING, LIST_ITEM, PARAGRAPH, TABLE_ROW, Block
@@ -177,12 +176,15 @@ class _BudgetedTreeBuilder(HTMLParserTreeBuilder):
         super().__init__()
         self.budget = budget
 
-    def feed(self, markup: str) -> None:
+    # Narrower than bs4's feed: BeautifulSoup passes only the markup, which html.parser's builder
+    # turns into a str first (bs4 asserts it), and `_parser_class` is bs4's hook for its own tests.
+    def feed(self, markup: str) -> None:  # type: ignore[override]
         def parser(*args, **kwargs) -> _ChunkedParser:
             made = _ChunkedParser(*args, **kwargs)
             made.budget = self.budget
             return made
-        super().feed(markup, _parser_class=parser)
+        # bs4 annotates a parser class but only calls it, `_parser_class(soup, *args, **kwargs)`: a factory serves.
+        super().feed(markup, _parser_class=parser)  # type: ignore[arg-type]
 
 
 def _soup(html: str, budget: CleaningBudget) -> BeautifulSoup:

@@ -178,7 +178,7 @@ def _front_matter_scalar(value: object) -> object:
 
 def _safe_front_matter(data: dict) -> dict:
     """Top-level scalars and flat lists of scalars; nested structures (and alias bombs) dropped."""
-    safe = {}
+    safe: dict[str, object] = {}
     for key, value in list(data.items())[:_FRONT_MATTER_MAX_ITEMS]:
         if not isinstance(key, str):
             continue

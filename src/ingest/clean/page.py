@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass, field
+from typing import cast
 
 import lxml.html
 import trafilatura
@@ -64,12 +65,13 @@ def read_article(html: str, budget: CleaningBudget) -> Article | None:
         return None
     _drop_anchor_links(tree)
     budget.check()
-    document = trafilatura.bare_extraction(
+    # A Document unless as_dict=True: trafilatura's annotation covers both (it has no overloads).
+    document = cast("trafilatura.settings.Document | None", trafilatura.bare_extraction(
         tree, with_metadata=True, include_comments=False, include_tables=True, include_images=False,
         include_formatting=False, include_links=False, favor_precision=True,
         # Dates from the page's markup (meta tags, JSON-LD, <time>, the URL), never guessed
         # from dates in its text: those are as often a teaser's or a comment's.
-        date_extraction_params={"extensive_search": False, "original_date": True})
+        date_extraction_params={"extensive_search": False, "original_date": True}))
     budget.check()
     if document is None:
         return Article([], _declared(trafilatura.extract_metadata(tree)))

@@ -53,6 +53,6 @@ def fail(message: str, code: Exit = Exit.FAILED) -> NoReturn:
     raise typer.Exit(int(code))
 
 
-def one_line(text: str) -> str:
+def one_line(text: object) -> str:
     """A library's multi-line message (DuckDB's "LINE 1: ..." context) folded into one line."""
     return " ".join(line.strip() for line in str(text).splitlines() if line.strip())

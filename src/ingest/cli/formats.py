@@ -156,7 +156,8 @@ def _fitting(widths: Sequence[int], width: int) -> list[int]:
     if 1 + sum(w + _COLUMN_FRAME for w in widths) <= width:
         return list(range(len(widths)))
     budget = width - 1 - (len(_HIDDEN) + _COLUMN_FRAME)
-    left, right = [], []
+    left: list[int] = []
+    right: list[int] = []
     first, last = 0, len(widths) - 1
     while first <= last:
         index = first if len(left) <= len(right) else last

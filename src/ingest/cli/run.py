@@ -16,7 +16,7 @@ import socket
 import urllib.parse
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, NoReturn, Optional
+from typing import Any, NoReturn, Optional, cast
 
 import typer
 
@@ -166,10 +166,10 @@ def _quiet_prefect() -> None:
 @contextlib.contextmanager
 def progress_bar() -> Iterator:
     """A transient progress bar on stderr; `progress(step, done, total)` updates it."""
-    from rich.progress import Progress
+    from rich.progress import Progress, TaskID
 
     with Progress(console=err, transient=True) as bar:
-        tasks: dict[str, int] = {}
+        tasks: dict[str, TaskID] = {}
 
         def progress(step: str, done: int, total: int) -> None:
             if step not in tasks:
@@ -197,7 +197,9 @@ def _run_flow(options: RunOptions, server: str | None, progress) -> dict:
             say("Prefect: starting a temporary server for this run (it stops with the run)", err)
             say(f"Prefect: temporary server at {stack.enter_context(temporary_server())}", err)
         stack.enter_context(progress_to(progress))
-        return ingest(**{**options.as_dict(), "paths": list(options.paths), "exclude": list(options.exclude)})
+        # The flow returns a State; calling it gives that state's data (the run's result dict), which
+        # Prefect's annotations cannot express.
+        return cast(dict, ingest(**{**options.as_dict(), "paths": list(options.paths), "exclude": list(options.exclude)}))
 
 
 def _print_result(result: dict) -> None:

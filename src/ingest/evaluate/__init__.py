@@ -21,6 +21,8 @@ from ..run.runner import run_pipeline
 from ..translate.engine import UntranslatedEngine
 from . import pairs, renderings
 from .claims import Evaluation, Score, score_claims, summary_rows
+from .pairs import PairScore
+from .renderings import PartScore
 
 __all__ = ["Evaluation", "Report", "Score", "evaluate", "report_rows", "summary_rows"]
 # The labelled folders of ../shared whose renderings have an answer key (tests/labels/<folder>).
@@ -32,9 +34,10 @@ Row = tuple[str, int, int, int, float, float]
 @dataclass
 class Report:
     claims: Evaluation
-    renderings: dict[str, dict[str, renderings.PartScore]]  # folder -> part -> score
-    cross_articles: dict[str, renderings.PartScore]
-    pairs: dict[str, pairs.PairScore]                       # part -> score
+    # The field names shadow the modules `renderings` and `pairs` in the class body: the types are imported by name.
+    renderings: dict[str, dict[str, PartScore]]  # folder -> part -> score
+    cross_articles: dict[str, PartScore]
+    pairs: dict[str, PairScore]                  # part -> score
 
 
 def _inputs(seeds: Path, shared: Path | None) -> list[Path]:

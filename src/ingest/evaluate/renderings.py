@@ -233,7 +233,8 @@ def score(items: Sequence[GoldItem], findings: Sequence[Finding], parts: dict[st
         flag = next((i for i in flags if any(_links(finding, x, y) for x, y in _differing_pairs(i))), None)
         trap = None if flag else next((i for i in traps if any(_links(finding, x, y) for x, y in _all_pairs(i))),
                                       None)
-        part = (flag or trap).part if flag or trap else (
+        matched = flag or trap
+        part = matched.part if matched else (
             "blind" if any(parts[d] == "blind" for d in finding.docs) else "tuned")
         score_ = scores[part]
         score_.contradictions += 1
@@ -254,7 +255,9 @@ def _doc_names(con: duckdb.DuckDBPyConnection) -> dict[str, str]:
 
 
 def _has_view(con: duckdb.DuckDBPyConnection, name: str) -> bool:
-    return bool(con.execute("SELECT count(*) FROM duckdb_views() WHERE view_name = ?", [name]).fetchone()[0])
+    row = con.execute("SELECT count(*) FROM duckdb_views() WHERE view_name = ?", [name]).fetchone()
+    assert row is not None  # count(*) always returns one row
+    return bool(row[0])
 
 
 def findings_from(con: duckdb.DuckDBPyConnection) -> list[Finding]:

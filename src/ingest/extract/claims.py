@@ -96,7 +96,7 @@ def _head_mention(mentions: Sequence[SubjectMention], lang: str) -> SubjectMenti
 class ClaimBuilder:
     """Builds the claims of one document, segment by segment, carrying section context."""
 
-    def __init__(self, doc_id: str, release: str | None, lang: str, release_source: str | None = None,
+    def __init__(self, doc_id: str, release: str | None, lang: str | None, release_source: str | None = None,
                  title: str | None = None) -> None:
         self.doc_id = doc_id
         self.title = title  # the document's title: the release it names was weighed against the body's
@@ -192,6 +192,7 @@ class ClaimBuilder:
         if self.section_subject and (tags or self.section_maturity):
             tag = tags[0] if tags else None
             value = tag.norm if tag else self.section_maturity
+            assert value is not None  # without a tag, the section's maturity is set (the condition above)
             start, end = (tag.start, tag.end) if tag else (self.section_subject.start, self.section_subject.end)
             claims.append(self._claim(segment, self.section_subject, "maturity", value, start, end))
         return claims
@@ -209,7 +210,7 @@ class ClaimBuilder:
         # sure subject it named last.
         specific = [m for m in mentions if is_specific(m, segment.entities)]
         stated = [m for m in specific if any(c.subject == m.subject for c in claims)]
-        self.previous_subject = (stated or specific or [None])[-1]
+        self.previous_subject = stated[-1] if stated else specific[-1] if specific else None
         return claims
 
     def _body_claims(self, segment: SegmentInput, mentions: list[SubjectMention]) -> list[Claim]:
@@ -307,7 +308,7 @@ class ClaimBuilder:
                subject_source: str | None = None, set_valued: bool = False,
                release: tuple[str | None, str | None] | None = None) -> Claim:
         key = f"{self.doc_id}|{segment.seg_idx}|{subject.subject}|{attribute}|{start}"
-        release, release_source = release or self._release_of(segment, subject_source)
+        release_name, release_source = release or self._release_of(segment, subject_source)
         low, high = (hedged_bounds(entity.value_num, entity.value_max, entity.value_tol or 0.0, entity.qualifier)
                      if entity and entity.value_num is not None else (None, None))
         return Claim(
@@ -320,7 +321,7 @@ class ClaimBuilder:
             qualifier=entity.qualifier if entity else "exact",
             baseline=baseline.lower() if baseline else None,
             conditions=conditions(segment.text, segment.entities, entity) if entity else None,
-            release=release, release_source=release_source,
+            release=release_name, release_source=release_source,
             subject_source=subject_source or self._subject_source(subject),
             char_start=start, char_end=end, evidence=segment.text, evidence_en=segment.text_en,
             set_valued=set_valued,
@@ -367,7 +368,7 @@ def _size(value: float) -> str:
     return canonical(value)
 
 
-def build_claims(doc_id: str, lang: str, release: str | None, segments: Sequence[SegmentInput],
+def build_claims(doc_id: str, lang: str | None, release: str | None, segments: Sequence[SegmentInput],
                  release_source: str | None = None, title: str | None = None) -> list[Claim]:
     """All claims of one document, deduplicated by claim id."""
     claims = ClaimBuilder(doc_id, release, lang, release_source, title).build(segments)

@@ -54,7 +54,11 @@ def extract_document(prepared: PreparedDocument, run_id: str, fingerprint: str) 
     # Each segment is read once, by the rules of its language and its document's (an English
     # sentence in a Japanese article, a Japanese caption in an English one).
     doc_lang = profile(prepared.lang).code
-    inputs, entity_rows, mention_rows, anchor_rows, issues = [], [], [], [], []
+    inputs: list[SegmentInput] = []
+    entity_rows: list[dict[str, Any]] = []
+    mention_rows: list[dict[str, Any]] = []
+    anchor_rows: list[dict[str, Any]] = []
+    issues: list[dict[str, Any]] = []
     for record in prepared.segments:
         checkpoint()  # the per-document time budget (ingest.stages), checked between segments
         readings = read(record.text, record.lang, doc_lang)

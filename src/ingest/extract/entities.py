@@ -115,7 +115,12 @@ def _entity_unit(reading: Reading, text: str, rules: Rules) -> tuple[str, int] |
     is the number's own: nothing after it is taken for a second one ("400Gbpsノード")."""
     written = patterns().glued_number.fullmatch(reading.text)
     glued = written is not None and written["unit"].lower() in vocabulary().glued_units
-    start = reading.start + _DIGITS_AT_START.match(reading.text).end() if glued else reading.end
+    if glued:
+        digits = _DIGITS_AT_START.match(reading.text)
+        assert digits is not None  # a glued number starts with its digits (glued_number's `num`)
+        start = reading.start + digits.end()
+    else:
+        start = reading.end
     found = [(name, match.end()) for name, pattern in rules.units
              if name in _entity_units() and (match := pattern.match(text, start))]
     if glued and reading.unit in _entity_units():

@@ -15,9 +15,14 @@ import string
 import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import lru_cache
-from re import _constants as sre  # the parser's opcodes: the pattern language, stable within 3.11
-from re import _parser as sre_parse
-from typing import Generic, TypeVar
+from typing import TYPE_CHECKING, Generic, TypeVar
+
+if TYPE_CHECKING:  # typeshed knows re's parser by its old, deprecated names only
+    import sre_constants as sre
+    import sre_parse
+else:
+    from re import _constants as sre  # the parser's opcodes: the pattern language, stable within 3.11
+    from re import _parser as sre_parse
 
 Chars = frozenset[str]
 _SELECTIVE_SETS = 2  # more required sets per pattern cost more checks than they save
@@ -105,7 +110,8 @@ def _item_sets(op, av, flags: int) -> list[Chars]:
             sets = _sequence_sets(branch, flags)
             if not sets:
                 return []
-            union |= min(sets, key=_selectivity)
+            best = min(sets, key=_selectivity)
+            union |= best
         return [frozenset(union)]
     return []  # negative lookarounds, anchors, back-references, conditionals, "."
 
@@ -113,11 +119,12 @@ def _item_sets(op, av, flags: int) -> list[Chars]:
 def required_sets(pattern: re.Pattern) -> tuple[Chars, ...]:
     """The most selective character sets that every match of `pattern` hits (none: no gate)."""
     parsed = sre_parse.parse(pattern.pattern, pattern.flags)
-    sets = sorted(set(_sequence_sets(parsed, parsed.state.flags)), key=_selectivity)
+    # iter(): a SubPattern iterates by __getitem__, which typeshed's Iterable does not cover.
+    sets = sorted(set(_sequence_sets(iter(parsed), parsed.state.flags)), key=_selectivity)
     return tuple(sets[:_SELECTIVE_SETS])
 
 
-Rule = TypeVar("Rule")
+Rule = TypeVar("Rule", bound="re.Pattern | tuple")  # a pattern, or a tuple whose last item is one
 Narrowed = TypeVar("Narrowed")
 _NARROWED_CACHE = 4096  # distinct combinations of present sets kept; texts share few of them
 

@@ -9,7 +9,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
+from typing import Any, cast
 
 from ..lang import FALLBACK, LanguageProfile, common_rules, every_language, profile, profiles
 from .notation import alternation, vocabulary
@@ -42,7 +42,9 @@ class Rules:
     def __post_init__(self) -> None:
         if self.prefilter is None:  # built once per language; narrowed copies share it
             lists = {name: getattr(self, name) for name in _PATTERN_LISTS}
-            object.__setattr__(self, "prefilter", Prefilter(lists, lambda narrowed: dataclasses.replace(self, **narrowed)))
+            # cast: each narrowed list goes back to its own field, which one dict type cannot say.
+            object.__setattr__(self, "prefilter", Prefilter(
+                lists, lambda narrowed: dataclasses.replace(self, **cast("dict[str, Any]", narrowed))))
 
     def for_text(self, text: str) -> Rules:
         """These rules without the patterns that cannot match `text` (see `prefilter`): the same

@@ -179,12 +179,14 @@ def collect(con: duckdb.DuckDBPyConnection, summary_line: str | None = None) -> 
     languages: dict[str, int] = defaultdict(int)
     for document in ok:
         languages[document["lang_variant"] or document["lang"] or "und"] += 1
+    fidelity = con.execute("SELECT count(*) FROM translation_issues t JOIN documents d USING (doc_id) "
+                           "WHERE d.status = 'ok'").fetchone()
+    assert fidelity is not None  # count(*) always returns one row
     summary = Summary(
         documents=len(reader.documents), languages=dict(sorted(languages.items())),
         sources=len(sources) or len(ok), likely=sum(f.likely for f in contradictions),
         possible=sum(not f.likely for f in contradictions), corroborations=len(corroborations), notes=len(notes),
-        fidelity_issues=con.execute("SELECT count(*) FROM translation_issues t JOIN documents d USING (doc_id) "
-                                    "WHERE d.status = 'ok'").fetchone()[0],
+        fidelity_issues=fidelity[0],
         failures=sum(d["status"] == "failed" for d in reader.documents))
     return ReportData(
         generated_at=generated_at(), summary=summary, contradictions=contradictions, corroborations=corroborations,

@@ -179,7 +179,7 @@ class _Batch:
                 prepared[source.doc_id] = hit
                 self.cached["prepare"] += 1
                 continue
-            document = self.guarded(source, lambda source=source: prepare.prepare_document(source))
+            document = self.guarded(source, functools.partial(prepare.prepare_document, source))
             if document is None:
                 continue
             if _cacheable(source):
@@ -227,8 +227,8 @@ class _Batch:
         for doc_id, document in prepared.items():
             if doc_id in self.crashed:
                 continue
-            extracted = self.guarded(document.source, lambda document=document: stages.extract(
-                document, self.context.run_id, self.context.fingerprint))
+            extracted = self.guarded(document.source, functools.partial(
+                stages.extract, document, self.context.run_id, self.context.fingerprint))
             if extracted is None:
                 continue
             if extracted.prepared.status == Status.OK:  # not one that ran out of time (ingest.stages)

@@ -95,7 +95,7 @@ def orphaned_copies(stored: Sequence[Stored], gone: set[str], paths: Sequence[st
         original = originals.get(row["duplicate_of"])
         same = original is not None and (original["sha256"] == row["sha256"] or (
             original["text_sha256"] is not None and original["text_sha256"] == row["text_sha256"]))
-        if not same or _inside(original["path"], roots):
+        if not same or original is None or _inside(original["path"], roots):
             extra.append((row["source_root"], row["path"]))
     return extra
 

@@ -10,6 +10,7 @@ which also checks that the package is the pair its index entry named.
 
 from __future__ import annotations
 
+import functools
 import http.client
 import io
 import json
@@ -102,11 +103,12 @@ def fetch_index(limits: NetworkLimits = NetworkLimits()) -> list[IndexEntry]:
 def _index_entry(item: object) -> IndexEntry | None:
     if not isinstance(item, dict) or item.get("type", "translate") != "translate":
         return None
-    codes, links = (item.get("from_code"), item.get("to_code")), item.get("links")
-    if not all(isinstance(c, str) and LANGUAGE_CODE_RE.fullmatch(c) for c in codes) or not isinstance(links, list):
+    from_code, to_code, links = item.get("from_code"), item.get("to_code"), item.get("links")
+    if not (isinstance(from_code, str) and LANGUAGE_CODE_RE.fullmatch(from_code)
+            and isinstance(to_code, str) and LANGUAGE_CODE_RE.fullmatch(to_code)) or not isinstance(links, list):
         return None
     usable = tuple(link for link in links if isinstance(link, str) and link.startswith(("http://", "https://")))
-    return IndexEntry(codes[0], codes[1], usable) if usable else None
+    return IndexEntry(from_code, to_code, usable) if usable else None
 
 
 def _download(entry: IndexEntry, target: Path, limits: NetworkLimits) -> Path:
@@ -116,8 +118,8 @@ def _download(entry: IndexEntry, target: Path, limits: NetworkLimits) -> Path:
         try:
             with open(target, "wb") as sink:
                 _within(limits.download_seconds + limits.stall_seconds,
-                        lambda url=url, sink=sink: _fetch(url, sink, limits.stall_seconds, limits.download_seconds,
-                                                          limits.max_download_bytes))
+                        functools.partial(_fetch, url, sink, limits.stall_seconds, limits.download_seconds,
+                                          limits.max_download_bytes))
         except PackageError as exc:
             failures.append(f"{url}: {exc}")
             continue

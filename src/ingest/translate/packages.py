@@ -193,7 +193,7 @@ def remove(target: str) -> list[InstalledPackage | BrokenPackage]:
         return [removed]
     from_code, to_code = parse_pair(target)
     installed = list_installed()
-    doomed = [p for p in installed if (p.from_code, p.to_code) == (from_code, to_code)]
+    doomed: list[InstalledPackage | BrokenPackage] = [p for p in installed if (p.from_code, p.to_code) == (from_code, to_code)]
     if not doomed:
         names = ", ".join(p.pair for p in installed) or "none"
         raise PackageError(

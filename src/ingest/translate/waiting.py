@@ -66,8 +66,10 @@ def untranslated(con: duckdb.DuckDBPyConnection) -> tuple[dict[str, int], dict[s
 
 def waiting_count(con: duckdb.DuckDBPyConnection) -> int:
     """Segments of `ok` documents that wait for a translation."""
-    return con.execute("SELECT count(*) FROM segments s JOIN documents d USING (doc_id) "
-                       "WHERE d.status = 'ok' AND s.translation_status = ?", [WAITING]).fetchone()[0]
+    row = con.execute("SELECT count(*) FROM segments s JOIN documents d USING (doc_id) "
+                      "WHERE d.status = 'ok' AND s.translation_status = ?", [WAITING]).fetchone()
+    assert row is not None  # count(*) always returns one row
+    return row[0]
 
 
 def waiting_segments(con: duckdb.DuckDBPyConnection,

@@ -99,7 +99,7 @@ def connect(path: str | Path, read_only: bool = False, retries: int = _LOCK_RETR
         raise WarehouseError(f"cannot create the warehouse folder {path.parent} ({error.strerror or error}); "
                              "choose another --warehouse path") from error
     if read_only:
-        config = {} if file_access else dict(_READ_ONLY_CONFIG)
+        config: dict[str, str | bool | int | float | list[str]] = {} if file_access else dict(_READ_ONLY_CONFIG)
     else:
         config = {} if path.exists() else {"storage_compatibility_version": STORAGE_VERSION}
     for attempt in range(retries + 1):
@@ -150,19 +150,24 @@ _HEADER_BYTES = 3 * 4096  # DuckDB's main header and its two database headers
 def _check_whole(con: duckdb.DuckDBPyConnection, path: Path) -> None:
     """Refuse a truncated file (a full disk, an interrupted copy): DuckDB opens one and fails later,
     when a query reaches a missing block. The file must reach past the last block a table uses."""
-    block_size = con.execute("SELECT block_size FROM pragma_database_size()").fetchone()[0]
+    block_size = _one_row(con.execute("SELECT block_size FROM pragma_database_size()").fetchone())[0]
     last_block = -1
     for schema, table in con.execute("SELECT schema_name, table_name FROM duckdb_tables() "
                                      "WHERE database_name = current_database()").fetchall():
         # Quoted: a user's table may be named "notes.2024".
-        used = con.execute("SELECT max(block_id) FROM pragma_storage_info(?) WHERE persistent",
-                           [f"{quoted(schema)}.{quoted(table)}"]).fetchone()[0]
+        used = _one_row(con.execute("SELECT max(block_id) FROM pragma_storage_info(?) WHERE persistent",
+                                    [f"{quoted(schema)}.{quoted(table)}"]).fetchone())[0]
         last_block = max(last_block, used if used is not None else -1)
     expected = _HEADER_BYTES + (last_block + 1) * block_size
     size = path.stat().st_size
     if size < expected:
         raise WarehouseCorruptError(f"the warehouse {path} is truncated ({size:,} bytes; its tables need at least "
                                     f"{expected:,}); " + _RECOVERY.format(path=path))
+
+
+def _one_row(row: tuple[Any, ...] | None) -> tuple[Any, ...]:
+    assert row is not None  # the fetchone() of a query that always returns a row: count(*), max(), pragma_database_size()
+    return row
 
 
 def quoted(name: str) -> str:
@@ -392,4 +397,4 @@ def documents_digest(con: duckdb.DuckDBPyConnection) -> str:
 
 def table_counts(con: duckdb.DuckDBPyConnection) -> dict[str, int]:
     tables = ("documents", *DOCUMENT_TABLES, "runs")
-    return {t: con.execute(f"SELECT count(*) FROM {t}").fetchone()[0] for t in tables}
+    return {t: _one_row(con.execute(f"SELECT count(*) FROM {t}").fetchone())[0] for t in tables}

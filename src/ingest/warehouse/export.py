@@ -82,7 +82,8 @@ def export(con: duckdb.DuckDBPyConnection, folder: str | Path, fmt: str = "parqu
 
 
 def _export_all(con: duckdb.DuckDBPyConnection, folder: Path, staging: Path, fmt: str) -> Exported:
-    exported, taken = Exported(), set()
+    exported = Exported()
+    taken: set[str] = set()
     for name in relations(con):
         stem = file_name(name, taken)
         taken.add(stem.lower())

@@ -14,7 +14,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeAlias
 
 import duckdb
 import pyarrow as pa
@@ -25,7 +25,7 @@ from . import dicts, table_columns, transaction
 from .rows import TABLES, table_rows, to_arrow
 
 # Where a table's staged rows are: an Arrow table, or a Parquet file written from one.
-RowSource = pa.Table | str | Path
+RowSource: TypeAlias = pa.Table | str | Path
 _names = itertools.count()
 
 
@@ -37,7 +37,8 @@ class _Relations:
     """SQL names for row sources on one connection; Arrow tables are registered until `close`."""
 
     def __init__(self, con: duckdb.DuckDBPyConnection) -> None:
-        self.con, self.registered = con, []
+        self.con = con
+        self.registered: list[str] = []
 
     def of(self, source: RowSource) -> tuple[str, list[str]]:
         """(relation, its columns)."""

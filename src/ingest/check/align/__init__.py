@@ -55,7 +55,8 @@ def compare_renderings(a: Sequence[AlignSegment], b: Sequence[AlignSegment]) -> 
     by_idx_a = {s.seg_idx: s for s in a}
     by_idx_b = {s.seg_idx: s for s in b}
     where = {id(m): (s.seg_idx, k) for s in (*a, *b) for k, m in enumerate(s.mentions)}
-    pairs, texts = [], []
+    pairs: list[PlacedPair] = []
+    texts: list[tuple[str, str]] = []
     for index, unit in enumerate(units):
         mentions_a = [m for i in unit.segs_a for m in by_idx_a[i].mentions]
         mentions_b = [m for i in unit.segs_b for m in by_idx_b[i].mentions]

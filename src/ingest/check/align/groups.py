@@ -95,7 +95,7 @@ def arbiter(side_of: Mapping[str, str], group_original: str | None, source_of: M
     agrees with), the two disagreeing documents included."""
     backers = {side: sorted(doc for doc, s in side_of.items() if s == side) for side in ("a", "b")}
     count_a, count_b = (len({source_of.get(doc, doc) for doc in backers[side]}) for side in ("a", "b"))
-    if group_original in side_of:
+    if group_original is not None and group_original in side_of:
         supported: str | None = side_of[group_original]
     else:
         supported = None if count_a == count_b else "a" if count_a > count_b else "b"

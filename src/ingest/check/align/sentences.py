@@ -184,7 +184,7 @@ def align(a: Sequence[AlignSegment], b: Sequence[AlignSegment]) -> list[AlignedU
         for j in range(max(0, math.floor(centre - band) - 1), min(m, math.ceil(centre + band) + 1) + 1):
             if (i, j) == (0, 0) or abs(centre - j) > band:
                 continue
-            options = []
+            options: list[tuple[float, tuple[int, int] | None, tuple[int, int, float] | None]] = []
             for di, dj in _STEPS:
                 pi, pj = i - di, j - dj
                 if pi < 0 or pj < 0 or (pi, pj) not in best:
