@@ -113,7 +113,7 @@ class Cleaned:
     blocks: list[Block]
     # What the document declares about itself: Markdown front matter, or a web page's metadata
     # (og:title, article:published_time, JSON-LD...) under the keys front matter uses (title, date, author).
-    declared: dict = field(default_factory=dict)
+    declared: dict[str, Any] = field(default_factory=dict)
 
     @property
     def text(self) -> str:
@@ -189,7 +189,7 @@ class DocumentRows:
 
     @property
     def doc_id(self) -> str:
-        return self.document["doc_id"]
+        return str(self.document["doc_id"])
 
     def outcome(self) -> DocumentOutcome:
         return DocumentOutcome(self.doc_id, Status(self.document["status"]), self.document.get("error"),

@@ -90,7 +90,7 @@ DEFAULTS = RunOptions()
 
 def describe(name: str) -> str:
     """The help text of one run parameter."""
-    return next(f.metadata["help"] for f in fields(RunOptions) if f.name == name)
+    return str(next(f.metadata["help"] for f in fields(RunOptions) if f.name == name))
 
 
 def args_section(options: type[RunOptions]) -> str:
