@@ -136,8 +136,10 @@ def export(folder: Path = typer.Argument(..., help="Folder to write one file per
 
 
 def report(warehouse_path: Path = warehouse_option("The DuckDB warehouse to report on."),
-           reports: Path = reports_option()) -> None:
-    """Rewrite the consistency report from the warehouse as it is."""
+           reports: Path = reports_option(),
+           show: bool = typer.Option(False, "--show", help="Also print the contradictions and corroborations here.")
+           ) -> None:
+    """Rewrite the consistency report from the warehouse as it is (`--show`: and print its findings)."""
     con = _open_read_only(warehouse_path)
     if not check.is_current(con):  # written by another version: bring its views and checks up to date once
         con.close()
@@ -149,14 +151,35 @@ def report(warehouse_path: Path = warehouse_option("The DuckDB warehouse to repo
         con = _open_read_only(warehouse_path)
     try:
         paths = outputs.write_reports(con, reports)
+        findings = outputs.collect(con) if show else None
     except IngestError as error:
         fail(str(error))
     except Exception as error:
         fail_on_warehouse_fault(warehouse_path, error)
     finally:
         con.close()
+    if findings is not None:
+        _show(findings)
     for path in paths:
         say(f"report: {path}")
+
+
+def _show(data: outputs.ReportData) -> None:
+    """The report's findings as terminal tables, fitted to its width like `ingest sql`'s."""
+    summary = data.summary
+    say(f"{summary.likely} contradiction(s), {summary.possible} possible, {summary.corroborations} corroboration(s), "
+        f"{summary.notes} note(s) across {summary.sources} independent source(s) of {summary.documents} document(s)")
+    width = console.width if console.is_terminal else None
+    contradictions = [(f.severity, f.subject, f.attribute, f.release or "", " vs ".join(
+        f"{side.value}" + (f" (= {side.english})" if side.english else "") + f" ×{len(side.documents)}"
+        for side in f.sides), f.arbiter or "") for f in data.contradictions]
+    if contradictions:
+        table = as_table(["severity", "subject", "attribute", "release", "values", "verdict"], contradictions, 60, width)
+        (console if width else Console(width=table.width, markup=False, highlight=False)).print(table.table)
+    corroborations = [(c.subject, c.attribute, c.release or "", c.value, c.n_sources) for c in data.corroborations]
+    if corroborations:
+        table = as_table(["subject", "attribute", "release", "value", "sources"], corroborations, 60, width)
+        (console if width else Console(width=table.width, markup=False, highlight=False)).print(table.table)
 
 
 def _open_read_only(path: Path, file_access: bool = False):
