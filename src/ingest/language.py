@@ -100,6 +100,10 @@ def _script_confidence(decisive: int, total: int) -> float:
 _ADDRESS = re.compile(r"(?:[a-z][a-z0-9+.-]*://|www\.)\S+|\S+@\S+\.\w+|(?:[\w.~-]+/)+[\w.~-]*", re.I)
 _CODE_TOKEN = re.compile(r"[=(){}\[\];<>`$\\|]|::|->|[a-z]\.[a-z_]|[a-z0-9]_[a-z0-9]|^--?[a-z]", re.I)
 _CODE_SHARE = 0.5
+# A run without whitespace this long is no word of any language (a long URL, base64, names run
+# together); it goes before _ADDRESS, whose cost grows with the square of a run's length, and with
+# several "@" in it the cube (20,000 letters took 4 s, 20,000 characters of "a@" several minutes).
+_LONG_RUN = re.compile(r"\S{100,}")
 
 
 def _without_language(text: str) -> bool:
@@ -108,7 +112,7 @@ def _without_language(text: str) -> bool:
         # Removing addresses cannot add a letter, so the answer is known without _ADDRESS, whose cost
         # grows with the square of a run without whitespace (100,000 full-width digits: ~70 s).
         return True
-    rest = _ADDRESS.sub(" ", text)
+    rest = _ADDRESS.sub(" ", _LONG_RUN.sub(" ", text))
     if not _LATIN.search(rest):
         return True
     tokens = rest.split()
@@ -127,7 +131,7 @@ def detect_language(text: str, context: str | None = None) -> LanguageGuess:
             return LanguageGuess(NO_LANGUAGE, 1.0)
         if len(_WORD.findall(text)) < _MIN_WORDS_FOR_LANGDETECT:
             return LanguageGuess("en", 0.5)
-        return _langdetect(text)
+        return _langdetect(_LONG_RUN.sub(" ", text))  # a long run's letters are no language's statistics
     for count, profile in letters:
         if count and count >= profile.script.min_share * (count + han):
             return LanguageGuess(profile.code, _script_confidence(count, cjk))
