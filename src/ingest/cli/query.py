@@ -6,7 +6,7 @@ import contextlib
 import itertools
 import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import typer
@@ -15,7 +15,7 @@ from rich.console import Console
 from .. import check, outputs, warehouse
 from ..errors import IngestError, command
 from .consoles import Exit, console, fail, one_line, say, visible, warn
-from .formats import FORMATS, WRITERS, as_table
+from .formats import FORMATS, WRITERS, FittedTable, as_table
 from .run import fail_on_warehouse_fault, reports_option, warehouse_option
 
 # `ingest run` waits about 30 s for the warehouse's lock (warehouse._LOCK_RETRIES); a query stopped
@@ -45,9 +45,7 @@ def sql(statement: str = typer.Argument(..., help="A SQL query; the warehouse is
     with _query(warehouse_path, statement, timeout) as (columns, rows):
         if fmt == "table":
             shown = list(itertools.islice(rows, MAX_TABLE_ROWS + 1))
-            # On a terminal the columns that fit its width; in a pipe the whole table, however wide.
-            fitted = as_table(columns, shown[:MAX_TABLE_ROWS], max_width, console.width if console.is_terminal else None)
-            (console if console.is_terminal else Console(width=fitted.width, markup=False, highlight=False)).print(fitted.table)
+            fitted = _print_table(columns, shown[:MAX_TABLE_ROWS], max_width)
             hidden = f", {len(columns)} columns ({fitted.shown} shown)" if fitted.shown < len(columns) else ""
             if len(shown) > MAX_TABLE_ROWS:
                 say(f"more than {MAX_TABLE_ROWS:,} rows{hidden}: the first {MAX_TABLE_ROWS:,} are shown; `--format jsonl` "
@@ -169,17 +167,22 @@ def _show(data: outputs.ReportData) -> None:
     summary = data.summary
     say(f"{summary.likely} contradiction(s), {summary.possible} possible, {summary.corroborations} corroboration(s), "
         f"{summary.notes} note(s) across {summary.sources} independent source(s) of {summary.documents} document(s)")
-    width = console.width if console.is_terminal else None
     contradictions = [(f.severity, f.subject, f.attribute, f.release or "", " vs ".join(
         f"{side.value}" + (f" (= {side.english})" if side.english else "") + f" ×{len(side.documents)}"
         for side in f.sides), f.arbiter or "") for f in data.contradictions]
     if contradictions:
-        table = as_table(["severity", "subject", "attribute", "release", "values", "verdict"], contradictions, 60, width)
-        (console if width else Console(width=table.width, markup=False, highlight=False)).print(table.table)
+        _print_table(["severity", "subject", "attribute", "release", "values", "verdict"], contradictions, 60)
     corroborations = [(c.subject, c.attribute, c.release or "", c.value, c.n_sources) for c in data.corroborations]
     if corroborations:
-        table = as_table(["subject", "attribute", "release", "value", "sources"], corroborations, 60, width)
-        (console if width else Console(width=table.width, markup=False, highlight=False)).print(table.table)
+        _print_table(["subject", "attribute", "release", "value", "sources"], corroborations, 60)
+
+
+def _print_table(columns: Sequence[str], rows: Sequence[tuple], max_width: int) -> FittedTable:
+    """Print rows as a table: on a terminal the columns that fit its width, in a pipe the whole
+    table however wide (Rich would squeeze it into 80 cells)."""
+    fitted = as_table(columns, rows, max_width, console.width if console.is_terminal else None)
+    (console if console.is_terminal else Console(width=fitted.width, markup=False, highlight=False)).print(fitted.table)
+    return fitted
 
 
 def _open_read_only(path: Path, file_access: bool = False):
