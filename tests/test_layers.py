@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ast
 import importlib.util
+import re
 import shutil
 import subprocess
 import sys
@@ -131,3 +132,22 @@ def test_mypy_finds_nothing():
     root = PACKAGE.parents[1]
     result = subprocess.run([sys.executable, "-m", "mypy"], cwd=root, capture_output=True, text=True, check=False)
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+# Kana, CJK ideographs, CJK punctuation and full-width forms: words of a language, which belong in
+# lang/<code>/ as data, not in Python.
+_CJK = re.compile(r"[\u3000-\u303f\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uff00-\uffef]")
+
+
+def test_no_module_holds_japanese_or_chinese_string_literals():
+    """Docstrings and comments may quote examples; code reads language knowledge from lang/."""
+    found = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        tree = ast.parse(path.read_text("utf-8"))
+        docstrings = {id(node.body[0].value) for node in ast.walk(tree)
+                      if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
+                      and node.body and isinstance(node.body[0], ast.Expr) and isinstance(node.body[0].value, ast.Constant)}
+        found += [f"{path.relative_to(PACKAGE)}:{node.lineno}" for node in ast.walk(tree)
+                  if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings
+                  and _CJK.search(node.value)]
+    assert not found, f"Japanese or Chinese literals in code (move them to lang/<code>/): {found}"

@@ -286,7 +286,7 @@ def _group_conflicts(con: duckdb.DuckDBPyConnection, names: dict[str, str]) -> l
     of the other, each with its own sentence (the conflicts row shows each group's first)."""
     rows = dicts(con, """
         SELECT f.severity, f.kind, f.docs_a, f.docs_b, c.doc_id, c.value, c.evidence,
-               -- a maturity as written and as normalised ("ベータ beta"): labels quote either
+               -- a maturity as written and as normalised (the source-language word, then "beta"): labels quote either
                CASE WHEN f.attribute = 'maturity' THEN concat_ws(' ', e.text, c.value) ELSE coalesce(e.text, c.value) END
                  AS written
         FROM conflicts f

@@ -17,14 +17,14 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..lang import sentence_end_chars
+from ..lang import clause_mark_chars, sentence_end_chars
 from .entities import VERSION, Entity
 from .rules import relation_joiners, rules_for
 from .subjects import is_generic
 
 # A clause ends where a sentence does, or at a semicolon (text is NFKC-normalised: "；" is ";").
 _CLAUSE_END = re.compile(f"[!?;{re.escape(sentence_end_chars())}]")
-_COMMA = re.compile("[,、]")  # text is NFKC-normalised: "，" is ","
+_COMMA = re.compile(f"[,{re.escape(clause_mark_chars())}]")  # text is NFKC-normalised: "，" is ","
 _SUPPORT_WINDOW = 12  # characters between a dependency's version and the word saying it is supported
 _ATTRIBUTE_WINDOW_AFTER = 14
 _ATTRIBUTE_WINDOW_BEFORE = 24
