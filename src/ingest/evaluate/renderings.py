@@ -35,7 +35,7 @@ import duckdb
 import yaml
 
 from ..extract.reader import read
-from ..warehouse import dicts
+from ..warehouse import dicts, scalar
 
 CATEGORIES = ("must_flag", "should_flag", "must_corroborate", "must_not_flag")
 PARTS = ("tuned", "blind")
@@ -255,9 +255,7 @@ def _doc_names(con: duckdb.DuckDBPyConnection) -> dict[str, str]:
 
 
 def _has_view(con: duckdb.DuckDBPyConnection, name: str) -> bool:
-    row = con.execute("SELECT count(*) FROM duckdb_views() WHERE view_name = ?", [name]).fetchone()
-    assert row is not None  # count(*) always returns one row
-    return bool(row[0])
+    return bool(scalar(con, "SELECT count(*) FROM duckdb_views() WHERE view_name = ?", [name]))
 
 
 def findings_from(con: duckdb.DuckDBPyConnection) -> list[Finding]:

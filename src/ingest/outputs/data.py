@@ -17,9 +17,10 @@ import duckdb
 
 from ..check.thresholds import ALIGNED_CONTRADICTION_CONFIDENCE
 from ..extract.glossary import subject_label
+from ..extract.reader import MODEL, MULTIPLIER, PERCENT, QUANTITIES
 from ..records import utc_now
 from ..translate.waiting import untranslated
-from ..warehouse import dicts
+from ..warehouse import dicts, scalar
 
 
 @dataclass
@@ -179,14 +180,12 @@ def collect(con: duckdb.DuckDBPyConnection, summary_line: str | None = None) -> 
     languages: dict[str, int] = defaultdict(int)
     for document in ok:
         languages[document["lang_variant"] or document["lang"] or "und"] += 1
-    fidelity = con.execute("SELECT count(*) FROM translation_issues t JOIN documents d USING (doc_id) "
-                           "WHERE d.status = 'ok'").fetchone()
-    assert fidelity is not None  # count(*) always returns one row
     summary = Summary(
         documents=len(reader.documents), languages=dict(sorted(languages.items())),
         sources=len(sources) or len(ok), likely=sum(f.likely for f in contradictions),
         possible=sum(not f.likely for f in contradictions), corroborations=len(corroborations), notes=len(notes),
-        fidelity_issues=fidelity[0],
+        fidelity_issues=scalar(con, "SELECT count(*) FROM translation_issues t JOIN documents d USING (doc_id) "
+                                    "WHERE d.status = 'ok'"),
         failures=sum(d["status"] == "failed" for d in reader.documents))
     return ReportData(
         generated_at=generated_at(), summary=summary, contradictions=contradictions, corroborations=corroborations,
@@ -299,12 +298,12 @@ def english_value(kind: str | None, text: str | None, norm: str | None) -> str |
     written. The counted noun is the finding's attribute, not repeated here."""
     if not norm:
         return None
-    if kind == "model" and "@" in norm:
+    if kind == MODEL and "@" in norm:
         name, _, size = norm.partition("@")
         english = f"{name}, {_grouped(size)}"
-    elif kind in {"number", "percent", "multiplier", "fraction"}:
+    elif kind in QUANTITIES:
         english = "–".join(_grouped(part) for part in norm.split("-")) if not norm.startswith("-") else _grouped(norm)
-        english += {"percent": " %", "multiplier": "x"}.get(kind, "")
+        english += {PERCENT: " %", MULTIPLIER: "x"}.get(kind, "")
     else:
         english = norm
     written = "".join((text or "").split()).casefold().replace(",", "")

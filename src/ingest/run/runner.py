@@ -166,7 +166,7 @@ class Run:
         worker processes when that pays (`_processes`), else in this process."""
         context, pending, done, loaded = self.context(), [], 0, 0
         work = list(batches(sources, self.options.batch_size))
-        processes = self._processes(len(work)) if len(sources) >= MIN_DOCUMENTS_FOR_WORKERS else 1
+        processes = self._processes(len(sources), len(work))
         staged = (_in_processes(work, context, processes, self.engine) if processes > 1 else
                   (process_batch(batch, context, self.engine, isolate=True, label=label) for label, batch in work))
         for (_, batch), outcome in zip(work, staged, strict=True):
@@ -178,12 +178,14 @@ class Run:
                 self.load_staged(pending, _offset(progress, loaded, len(sources)))
                 pending, loaded = [], done
 
-    def _processes(self, n_batches: int) -> int:
+    def _processes(self, n_documents: int, n_batches: int) -> int:
         """How many worker processes run the stages: INGEST_STAGE_PROCESSES, else the run's `processes`
-        (0: one per core; 1: none, the stages run in this process), never more than batches. Only
-        with the run's own engine and no translation package: a given engine may not travel to
-        another process, and CTranslate2 already spreads a translation over every core."""
-        if not self.own_engine or self.engine.package_keys() or n_batches < 2:
+        (0: one per core; 1: none, the stages run in this process), never more than batches, and
+        none under MIN_DOCUMENTS_FOR_WORKERS. Only with the run's own engine and no translation
+        package: a given engine may not travel to another process, and CTranslate2 already spreads
+        a translation over every core."""
+        if (not self.own_engine or self.engine.package_keys() or n_batches < 2
+                or n_documents < MIN_DOCUMENTS_FOR_WORKERS):
             return 1
         configured = os.environ.get("INGEST_STAGE_PROCESSES", "").strip()
         wanted = int(configured) if configured.isdigit() else self.processes

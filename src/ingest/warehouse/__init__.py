@@ -43,7 +43,7 @@ __all__ = [
     "query",
     "quoted",
     "record_applied",
-    "rollback",
+    "scalar",
     "schema_digest",
     "schema_is_current",
     "storage_error",
@@ -73,8 +73,7 @@ def _lock_holder(error: Exception) -> str:
 
 
 def _lock_message(path: Path, error: Exception) -> str:
-    who = _lock_holder(error)
-    return (f"the warehouse {path} is locked by {who} (an open duckdb CLI, `ingest sql` or another run); "
+    return (f"the warehouse {path} is locked by {_lock_holder(error)} (an open duckdb CLI, `ingest sql` or another run); "
             f"close it or wait for it to finish, then re-run. DuckDB said: {error}")
 
 
@@ -150,13 +149,13 @@ _HEADER_BYTES = 3 * 4096  # DuckDB's main header and its two database headers
 def _check_whole(con: duckdb.DuckDBPyConnection, path: Path) -> None:
     """Refuse a truncated file (a full disk, an interrupted copy): DuckDB opens one and fails later,
     when a query reaches a missing block. The file must reach past the last block a table uses."""
-    block_size = _one_row(con.execute("SELECT block_size FROM pragma_database_size()").fetchone())[0]
+    block_size = scalar(con, "SELECT block_size FROM pragma_database_size()")
     last_block = -1
     for schema, table in con.execute("SELECT schema_name, table_name FROM duckdb_tables() "
                                      "WHERE database_name = current_database()").fetchall():
         # Quoted: a user's table may be named "notes.2024".
-        used = _one_row(con.execute("SELECT max(block_id) FROM pragma_storage_info(?) WHERE persistent",
-                                    [f"{quoted(schema)}.{quoted(table)}"]).fetchone())[0]
+        used = scalar(con, "SELECT max(block_id) FROM pragma_storage_info(?) WHERE persistent",
+                      [f"{quoted(schema)}.{quoted(table)}"])
         last_block = max(last_block, used if used is not None else -1)
     expected = _HEADER_BYTES + (last_block + 1) * block_size
     size = path.stat().st_size
@@ -165,9 +164,11 @@ def _check_whole(con: duckdb.DuckDBPyConnection, path: Path) -> None:
                                     f"{expected:,}); " + _RECOVERY.format(path=path))
 
 
-def _one_row(row: tuple[Any, ...] | None) -> tuple[Any, ...]:
-    assert row is not None  # the fetchone() of a query that always returns a row: count(*), max(), pragma_database_size()
-    return row
+def scalar(con: duckdb.DuckDBPyConnection, sql: str, params: Sequence[Any] | None = None) -> Any:
+    """The first value of a query that always returns a row (count(*), max(), a pragma)."""
+    row = con.execute(sql, params or []).fetchone()
+    assert row is not None, sql
+    return row[0]
 
 
 def quoted(name: str) -> str:
@@ -255,13 +256,12 @@ def transaction(con: duckdb.DuckDBPyConnection) -> Iterator[None]:
         yield
         con.execute("COMMIT")
     except BaseException:
-        rollback(con)
+        _rollback(con)
         raise
 
 
-def rollback(con: duckdb.DuckDBPyConnection) -> None:
-    """Roll back the open transaction; when DuckDB already ended it (a failed COMMIT, an invalidated
-    database) there is nothing to do, and the first error is the one to report."""
+def _rollback(con: duckdb.DuckDBPyConnection) -> None:
+    """Roll back; when DuckDB ended the transaction itself (a failed COMMIT) the first error is the one to report."""
     try:
         con.execute("ROLLBACK")
     except duckdb.Error:
@@ -397,4 +397,4 @@ def documents_digest(con: duckdb.DuckDBPyConnection) -> str:
 
 def table_counts(con: duckdb.DuckDBPyConnection) -> dict[str, int]:
     tables = ("documents", *DOCUMENT_TABLES, "runs")
-    return {t: _one_row(con.execute(f"SELECT count(*) FROM {t}").fetchone())[0] for t in tables}
+    return {t: scalar(con, f"SELECT count(*) FROM {t}") for t in tables}
