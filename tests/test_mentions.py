@@ -36,6 +36,10 @@ SAME = [
     (("百分之二十", "zh"), ("20%", "en")),
     (("400k", "en"), ("40万", "zh")),
     (("1M+ downloads", "en"), ("100万以上", "ja")),
+    (("stable for nearly a year", "en"), ("稳定将近一年", "zh")),
+    (("in the works for over a year", "en"), ("进行了一年多", "zh")),
+    (("over a million downloads", "en"), ("超过100万次下载", "zh")),
+    (("these three facets", "en"), ("这三方面的贡献", "zh")),
 ]
 
 
@@ -58,6 +62,8 @@ CHANGED = [
     (("speedups of 2.5x", "en"), ("3.5 倍的加速", "zh"), "digits"),
     (("speedups of 2.5x", "en"), ("4 倍的加速", "zh"), "value"),
     (("426 contributors", "en"), ("462 个贡献者", "zh"), "digits"),
+    (("1.69 to 2.68 times", "en"), ("1.69到2.65倍", "zh"), "digits"),
+    (("OPT-like-178B", "ja"), ("OPT-175B", "zh"), "size"),
 ]
 
 
@@ -72,6 +78,26 @@ def test_same_values_in_another_order_agree():
     en = find_mentions("trained on only 600B tokens compared to MobileLM's 1T tokens", "en")
     zh = find_mentions("相比于使用 1T token 的数据量去训练，只使用了 600B 的数据量", "zh")
     assert {p.relation for p in match_mentions(en, zh)} == {"agree"}
+
+
+def test_a_model_of_another_size_pairs_only_with_its_own_name():
+    """"OPT-like-178B" / "OPT-175B" is a changed size; among other models of one family, sizes
+    that do not agree are not paired by a shared word of their names."""
+    ja = find_mentions("OPT-13B、OPT-30B、OPT-like-178B", "ja")
+    zh = find_mentions("OPT-13B、OPT-30B、OPT-175B", "zh")
+    assert sorted((p.a.text, p.b.text, p.relation) for p in match_mentions(ja, zh)) == [
+        ("OPT-13B", "OPT-13B", "agree"), ("OPT-30B", "OPT-30B", "agree"), ("OPT-like-178B", "OPT-175B", "changed")]
+    ja = find_mentions("OPT-like-178B と OPT-like-66B", "ja")
+    zh = find_mentions("OPT-175B", "zh")
+    assert [p.relation for p in match_mentions(ja, zh)] == []
+
+
+def test_a_range_agrees_with_its_two_ends_written_apart():
+    en = find_mentions("We scale the number of NVMe SSDs from 1 to 4", "en")
+    zh = find_mentions("我们将NVMe SSD的数量从1扩展到4", "zh")
+    for a, b in ((en, zh), (zh, en)):
+        assert [p.relation for p in match_mentions(a, b)] == ["agree"]
+    assert match_mentions(en, find_mentions("我们将NVMe SSD的数量从1扩展到5", "zh")) == []
 
 
 def test_an_omission_is_not_a_change():
@@ -99,7 +125,8 @@ def test_identifiers_urls_references_and_versions_are_never_quantities(text, kin
 
 
 @pytest.mark.parametrize("text, lang", [("十分重要", "zh"), ("百度的模型", "zh"), ("千万不要", "zh"),
-                                        ("数百个模型", "zh"), ("一般的な方法", "ja"), ("several hundred GPUs", "en")])
+                                        ("数百个模型", "zh"), ("一般的な方法", "ja"), ("several hundred GPUs", "en"),
+                                        ("a model of a few days", "en"), ("一方面", "zh")])
 def test_idioms_and_estimates_are_no_figures(text, lang):
     assert not [m for m in find_mentions(text, lang) if m.kind in QUANTITIES]
 

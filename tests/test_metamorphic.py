@@ -76,19 +76,20 @@ def group(request, tmp_path_factory):
 
 
 def _standalone(text: str) -> re.Pattern:
-    return re.compile(rf"(?<![\d.,]){re.escape(text)}(?![\d.,])")
+    """`text` as a whole token: not inside a longer number, word, URL or path ("2.0" of "pytorch-2.0/")."""
+    return re.compile(rf"(?<![A-Za-z0-9_.,/-]){re.escape(text)}(?![A-Za-z0-9_,/-]|\.[A-Za-z0-9])")
 
 
-def _candidate(group: Group, accept) -> tuple[str, str]:
-    """(file, written number) of an agreed figure written once in its file, that `accept` takes."""
+def _candidate(group: Group, accept, kind: str = "number") -> tuple[str, str]:
+    """(file, written text) of an agreed mention of `kind` written once in its file, that `accept` takes."""
     for row in group.agreements:
-        if row["kind"] != "number" or row["confidence"] < 0.6:
+        if row["kind"] != kind or row["confidence"] < 0.6:
             continue
         for doc_id, text in ((row["doc_b"], row["text_b"]), (row["doc_a"], row["text_a"])):
             doc = doc_id.removeprefix("group/")
             if accept(text) and len(_standalone(text).findall(group.texts[doc])) == 1:
                 return doc, text
-    pytest.skip("no agreed figure in this group is written once in plain digits")
+    pytest.skip(f"no agreed {kind} in this group is written once in a form this test edits")
 
 
 def _edited(group: Group, doc: str, old: str, new: str) -> dict[str, str]:
@@ -148,3 +149,36 @@ def test_the_same_value_in_another_notation_adds_nothing(group):
         new = f"{value // 10_000}万"
     after, _ = group.ingest(_edited(group, doc, old, new))
     assert after == group.before, (old, new)
+
+
+def _bumped(version: str) -> str:
+    """The version with its last number two higher ("PyTorch 2.2" -> "PyTorch 2.4", "v0.0.1" -> "v0.0.3")."""
+    last = list(re.finditer(r"\d+", version))[-1]
+    return version[:last.start()] + str(int(last.group()) + 2) + version[last.end():]
+
+
+def test_changing_one_version_adds_exactly_that_version_change(group):
+    doc, old = _candidate(group, lambda text: re.search(r"\d+$", text) is not None, kind="version")
+    new = _bumped(old)
+    added = group.ingest(_edited(group, doc, old, new))[0] - group.before
+    assert [(m[4], {old, new} == set(m[2:4])) for m in added] == [("version", True)], (old, new, added)
+
+
+# A status word and another one (Latin, as every rendering of these groups may write it).
+_OTHER_STATUS = {"beta": "stable", "stable": "beta", "prototype": "beta"}
+
+
+def test_changing_one_status_word_adds_exactly_that_label_change(group):
+    def edit(text: str) -> str:
+        return re.sub("|".join(_OTHER_STATUS), lambda m: _match_case(_OTHER_STATUS[m.group().lower()], m.group()),
+                      text, count=1, flags=re.I)
+
+    doc, old = _candidate(group, lambda text: edit(text) != text, kind="label")
+    new = edit(old)
+    added = group.ingest(_edited(group, doc, old, new))[0] - group.before
+    assert [(m[4], new in m[2:4]) for m in added] == [("label", True)], (old, new, added)
+
+
+def _match_case(word: str, like: str) -> str:
+    return word.capitalize() if like[:1].isupper() else word
+

@@ -162,6 +162,8 @@ def numerals() -> Numerals:
 @dataclass(frozen=True)
 class Vocabulary:
     words: dict[str, float]           # number words ("two", "dozen")
+    articles: tuple[str, ...]         # articles that count one ("a year", "a hundred")
+    durations: frozenset[str]         # units of time ("years"): an article before one counts one
     scales: dict[str, float]          # "million"
     multipliers: dict[str, float]     # words that are a factor by themselves ("twice", "翻倍", "half")
     fraction_words: dict[str, int]    # words naming 1/N ("quarter" -> 4)
@@ -196,6 +198,7 @@ def vocabulary() -> Vocabulary:
     common = common_rules()
     return Vocabulary(
         words={k.lower(): float(v) for k, v in merged("words")},
+        articles=longest_first(w.lower() for w in merged("articles")), durations=frozenset(common["durations"]),
         scales={k.lower(): float(v) for k, v in merged("scales")},
         multipliers={k.lower(): float(v) for k, v in merged("multipliers")},
         fraction_words={k.lower(): int(v) for k, v in merged("fraction_words")},
@@ -266,6 +269,9 @@ def patterns() -> Patterns:
     month = rf"(?P<month>{alternation(words.months)})"
     point = alternation(words.decimal_points)
     signs = "".join(re.escape(sign) for sign in words.multiplier_signs)
+    counted_by_article = "|".join([alternation((*words.words, *words.scales)), *(
+        pattern for unit, patterns_ in every_language("units") if unit in words.durations
+        for pattern in patterns_ if pattern.isascii())])
     return Patterns(
         url=URL,
         dates=tuple(re.compile(p) for p in dict.fromkeys(
@@ -281,8 +287,10 @@ def patterns() -> Patterns:
             rf"|\s?(?P<times>[{signs}](?![A-Za-z0-9])|{word_alternation(words.multiplier_suffixes)}))?",
             re.I),
         numeral=re.compile(rf"[{numbers.chars}]+(?:(?:{point})[{numbers.chars}]+)?"),
+        # (an article counts only before a number word, a scale or a unit of time: "a model" is no figure)
         word_number=re.compile(
-            rf"\b(?:(?P<word>{alternation(words.words)})(?:[\s-](?P<word2>{alternation(words.words)}))?"
+            rf"\b(?:(?P<word>{alternation(words.words)}|(?:{alternation(words.articles)})(?=\s(?:{counted_by_article})\b))"
+            rf"(?:[\s-](?P<word2>{alternation(words.words)}))?"
             rf"(?:\s(?P<scale>{alternation(words.scales)}))?"
             rf"|(?P<mult>{alternation(w for w in words.multipliers if w.isascii())}))\b"
             rf"(?:\s?(?P<percent>{word_alternation(words.percent_words)})"

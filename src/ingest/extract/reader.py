@@ -314,7 +314,13 @@ class _Reader:
         return self._qualified(self._with_unit(reading))
 
     def word_number(self, match: re.Match) -> Reading | None:
-        """English number words ("three hundred", "twice"); "one" only with its unit ("one day")."""
+        """English number words ("three hundred", "twice"); "one" only with its unit ("one day"), an
+        article alone only with a unit of time ("nearly a year")."""
+        words = vocabulary()
+        article = bool(match["word"]) and match["word"].lower() in words.articles
+        if article and not (match["word2"] or match["scale"]):
+            after = self._with_unit(_word_number(match))
+            return self._qualified(after) if after.unit in words.durations else None
         reading = self._qualified(self._with_unit(_word_number(match)))
         if reading.kind == NUMBER and not match["scale"] and (reading.value or 0) < 2 and not reading.unit:
             return None
@@ -539,10 +545,11 @@ def _word_number(match: re.Match) -> Reading:
         value = words.multipliers[match["mult"].lower()]
         return Reading(MULTIPLIER, match.group(), match.start(), match.end(), value, value, 0.0, canonical(value), "x",
                        digits=significant(canonical(value)))
-    value = words.words[match["word"].lower()]
+    first = match["word"].lower()
+    value = 1.0 if first in words.articles else words.words[first]
     if match["word2"]:
         second = words.words[match["word2"].lower()]
-        value = value * second if second >= 100 else value + second
+        value = second if first in words.articles else value * second if second >= 100 else value + second
     if match["scale"]:
         value *= words.scales[match["scale"].lower()]
     kind, unit = (PERCENT, "%") if match["percent"] else (MULTIPLIER, "x") if match["times"] else (NUMBER, None)

@@ -56,10 +56,19 @@ def _class(mention: Reading) -> str:
 
 def _factor(mention: Reading) -> tuple[float, float]:
     """A multiplier or fraction as a factor of at least 1 (1/13 and 13x are both 13), with its tolerance."""
-    value = mention.value or 0.0
+    return _as_factor(mention.value or 0.0, mention.tol)
+
+
+def _as_factor(value: float, tol: float) -> tuple[float, float]:
     if value and value < 1:
-        return 1.0 / value, mention.tol / (value * value)
-    return value, mention.tol
+        return 1.0 / value, tol / (value * value)
+    return value, tol
+
+
+def _factor_ends(mention: Reading) -> list[tuple[float, float]]:
+    """The low and high ends of a multiplier's or fraction's range as factors, with their tolerance."""
+    value = mention.value or 0.0
+    return sorted(_as_factor(end, mention.tol) for end in (value, mention.value_max or value))
 
 
 def _units_compatible(x: Reading, y: Reading) -> bool:
@@ -111,9 +120,8 @@ def _agrees(x: Reading, y: Reading) -> bool:
         return _name_variant(x.name, y.name) and _values_agree(x.value, x.tol, y.value, y.tol)
     if x.value is None or y.value is None or not _units_compatible(x, y):
         return False
-    if _class(x) == MULTIPLIER:
-        (vx, tx), (vy, ty) = _factor(x), _factor(y)
-        return _values_agree(vx, tx, vy, ty)
+    if _class(x) == MULTIPLIER:  # a range's both ends ("1.69 to 2.65x" is not "1.69 to 2.68x")
+        return all(_values_agree(vx, tx, vy, ty) for (vx, tx), (vy, ty) in zip(_factor_ends(x), _factor_ends(y)))
     return (_values_agree(x.value, x.tol, y.value, y.tol)
             and _values_agree(x.value_max or x.value, x.tol, y.value_max or y.value, y.tol))
 
@@ -190,7 +198,12 @@ def _evidently_same(x: Reading, y: Reading, left_x: Sequence[Reading], left_y: S
     if x.kind == MODEL:  # one name and another size, or one size under another name ("MobileLM-360M")
         if _same_name(x.name, y.name):
             return 0.9
-        return 0.8 if _values_agree(x.value, x.tol, y.value, y.tol) else 0.0
+        if _values_agree(x.value, x.tol, y.value, y.tol):
+            return 0.8
+        # another size under a variant of the name ("OPT-like-178B" / "OPT-175B"), when no other
+        # model left on either side is a variant of the other's name
+        variants = lambda ms, name: [m for m in ms if m.kind == MODEL and _name_variant(m.name, name)]  # noqa: E731
+        return 0.7 if len(variants(left_x, y.name)) == len(variants(left_y, x.name)) == 1 else 0.0
     if x.kind in (VERSION, DATE, LABEL):
         same_kind = lambda ms, kind: [m for m in ms if m.kind == kind]  # noqa: E731
         alone = len(same_kind(left_x, x.kind)) == len(same_kind(left_y, y.kind)) == 1
@@ -226,6 +239,7 @@ def match_mentions(a: Sequence[Reading], b: Sequence[Reading]) -> list[MentionPa
         hedged = (x.kind in QUANTITIES and x.qualifier != match.qualifier
                   and bool({x.qualifier, match.qualifier} & _MEANINGFUL_HEDGES))
         pairs.append(MentionPair(x, match, HEDGE if hedged else AGREE, None, 1.0))
+    pairs += _ranges_as_ends(left_a, left_b) + [_swapped(p) for p in _ranges_as_ends(left_b, left_a)]
     while left_a and left_b:
         scored = [(_evidently_same(x, y, left_a, left_b), x, y) for x in left_a for y in left_b]
         certainty, x, y = max(scored, key=lambda t: t[0])
@@ -241,6 +255,26 @@ def match_mentions(a: Sequence[Reading], b: Sequence[Reading]) -> list[MentionPa
             pairs.append(MentionPair(x, y, CHANGED, change, certainty))
     changed_set = _changed_versions(pairs, left_a, left_b)
     return pairs + ([changed_set] if changed_set else [])
+
+
+def _ranges_as_ends(ranges: list[Reading], others: list[Reading]) -> list[MentionPair]:
+    """A range that the other side writes as its two ends ("from 1 to 4" / "从1扩展到4"): the range
+    agrees with its low end, and the high end is spoken for. Both lists lose what pairs."""
+    pairs = []
+    for x in [m for m in ranges if m.kind in QUANTITIES and m.value is not None and (m.value_max or m.value) > m.value]:
+        ends = [next((y for y in others if _class(y) == _class(x) and y.value_max == y.value and _units_compatible(x, y)
+                      and _values_agree(end, x.tol, y.value, y.tol)), None) for end in (x.value, x.value_max)]
+        if ends[0] is None or ends[1] is None or ends[0] is ends[1]:
+            continue
+        ranges.remove(x)
+        others.remove(ends[0])
+        others.remove(ends[1])
+        pairs.append(MentionPair(x, ends[0], AGREE, None, 1.0))
+    return pairs
+
+
+def _swapped(pair: MentionPair) -> MentionPair:
+    return MentionPair(pair.b, pair.a, pair.relation, pair.change, pair.certainty)
 
 
 def _changed_versions(pairs: Sequence[MentionPair], left_a: Sequence[Reading],
