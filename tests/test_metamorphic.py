@@ -181,4 +181,3 @@ def test_changing_one_status_word_adds_exactly_that_label_change(group):
 
 def _match_case(word: str, like: str) -> str:
     return word.capitalize() if like[:1].isupper() else word
-
