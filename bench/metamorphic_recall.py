@@ -95,7 +95,8 @@ def measure(shared: Path, per_kind: int, scratch: Path) -> list[dict]:
                 continue
             for doc_id, text in ((row["doc_b"], row["text_b"]), (row["doc_a"], row["text_a"])):
                 doc, new = doc_id.split("/")[-1], edited(kind, text)
-                if not new or new == text or len(standalone(text).findall(texts[doc])) != 1:
+                # written once in the file at all, so the edit is that mention ("4" of "図4" is a reference)
+                if not new or new == text or texts[doc].count(text) != 1 or not standalone(text).search(texts[doc]):
                     continue
                 runs += 1
                 after, _ = ingest({**texts, doc: standalone(text).sub(new, texts[doc], count=1)}, scratch / f"run{runs}")
