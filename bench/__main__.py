@@ -80,6 +80,7 @@ def git_state() -> dict[str, Any]:
             return subprocess.run(["git", *args], cwd=ROOT, capture_output=True, text=True, timeout=30).stdout.strip()
         except (OSError, subprocess.SubprocessError):
             return ""
+
     dirty = [line[3:] for line in git("status", "--porcelain").splitlines()]
     return {"commit": git("rev-parse", "--short", "HEAD"), "uncommitted_files": len(dirty)}
 
@@ -90,8 +91,9 @@ def snapshot_ref(work: Path, ref: str) -> Path:
     if code.exists():
         shutil.rmtree(code)
     code.mkdir(parents=True)
-    archive = subprocess.run(["git", "archive", "--format=tar", ref, "src/ingest"], cwd=ROOT, capture_output=True,
-                             check=True).stdout
+    archive = subprocess.run(
+        ["git", "archive", "--format=tar", ref, "src/ingest"], cwd=ROOT, capture_output=True, check=True
+    ).stdout
     with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
         tar.extractall(code, filter="data")
     return code
@@ -100,20 +102,32 @@ def snapshot_ref(work: Path, ref: str) -> Path:
 def child_env(code: Path | None) -> dict[str, str]:
     """The environment of a child process: `code`'s src first on the path, no telemetry, no progress bars."""
     path = [str(code / "src") if code else None, str(ROOT), os.environ.get("PYTHONPATH")]
-    return {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, path)),
-            "PREFECT_SERVER_ANALYTICS_ENABLED": "false", "DO_NOT_TRACK": "1", "TQDM_DISABLE": "1"}
+    return {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join(filter(None, path)),
+        "PREFECT_SERVER_ANALYTICS_ENABLED": "false",
+        "DO_NOT_TRACK": "1",
+        "TQDM_DISABLE": "1",
+    }
 
 
-def child(task: str, params: dict[str, Any], scratch: Path, timeout_s: float | None = None,
-          code: Path | None = None) -> dict[str, Any]:
+def child(
+    task: str, params: dict[str, Any], scratch: Path, timeout_s: float | None = None, code: Path | None = None
+) -> dict[str, Any]:
     """Run one measurement in a fresh interpreter on `code` (default: the snapshot); its JSON result
     (with the child's wall time)."""
     name = f"{task}-{int(time.time() * 1000)}"
     params_file, out_file = scratch / f"{name}.params.json", scratch / f"{name}.out.json"
     params_file.write_text(json.dumps(params), "utf-8")
     start = time.perf_counter()
-    completed = subprocess.run([sys.executable, "-m", "bench.child", task, str(params_file), str(out_file)],
-                               cwd=ROOT, env=child_env(code or CODE), capture_output=True, text=True, timeout=timeout_s)
+    completed = subprocess.run(
+        [sys.executable, "-m", "bench.child", task, str(params_file), str(out_file)],
+        cwd=ROOT,
+        env=child_env(code or CODE),
+        capture_output=True,
+        text=True,
+        timeout=timeout_s,
+    )
     elapsed = time.perf_counter() - start
     if completed.returncode != 0:
         raise RuntimeError(f"bench child {task} failed ({completed.returncode}):\n{completed.stderr[-4000:]}")
@@ -126,9 +140,13 @@ def module_child(module: str, arguments: list[str], scratch: Path) -> dict[str, 
     """Run a benchmark module of bench/ in a fresh interpreter on the snapshot, its results into
     scratch; returns them."""
     out = scratch / f"{module.rsplit('.', 1)[-1]}.json"
-    completed = subprocess.run([sys.executable, "-m", module, *arguments, "--out", str(out)], cwd=ROOT,
-                               env=child_env(CODE),
-                               capture_output=True, text=True)
+    completed = subprocess.run(
+        [sys.executable, "-m", module, *arguments, "--out", str(out)],
+        cwd=ROOT,
+        env=child_env(CODE),
+        capture_output=True,
+        text=True,
+    )
     if completed.returncode != 0:
         raise RuntimeError(f"{module} failed ({completed.returncode}):\n{completed.stderr[-4000:]}")
     return json.loads(out.read_text("utf-8"))
@@ -151,14 +169,20 @@ def machine() -> dict[str, Any]:
     except OSError:
         pass
     import duckdb
-    return {"nproc": os.cpu_count(), "cpu": cpu, "ram_gb": ram_gb, "python": platform.python_version(),
-            "platform": platform.platform(), "duckdb": duckdb.__version__}
+
+    return {
+        "nproc": os.cpu_count(),
+        "cpu": cpu,
+        "ram_gb": ram_gb,
+        "python": platform.python_version(),
+        "platform": platform.platform(),
+        "duckdb": duckdb.__version__,
+    }
 
 
 def fresh(path: Path) -> Path:
     """Remove a warehouse and everything the pipeline keeps next to it (WAL, stage cache, staging)."""
-    for extra in (path, Path(f"{path}.wal"), path.with_name(path.stem + ".stages"),
-                  path.with_name(path.stem + ".staging")):
+    for extra in (path, Path(f"{path}.wal"), path.with_name(path.stem + ".stages"), path.with_name(path.stem + ".staging")):
         if extra.is_dir():
             shutil.rmtree(extra)
         elif extra.exists():
@@ -179,38 +203,60 @@ def copy_warehouse(src: Path, dst: Path) -> Path:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__.split("\n\n")[0])
     parser.add_argument("--sizes", default="100,1000,10000", help="corpus sizes, comma-separated")
-    parser.add_argument("--stage-size", type=int, default=1000,
-                        help="size of the stage breakdown, baselines and incremental runs")
+    parser.add_argument(
+        "--stage-size", type=int, default=1000, help="size of the stage breakdown, baselines and incremental runs"
+    )
     parser.add_argument("--quick", action="store_true", help="sizes 100 only, stage size 100 (about 2 minutes)")
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--workdir", type=Path, default=Path(os.environ.get("TMPDIR", "/tmp")) / "ingest-bench",
-                        help="corpora and scratch warehouses (default: $TMPDIR/ingest-bench)")
-    parser.add_argument("--budget-minutes", type=float, default=40.0,
-                        help="skip sizes above --stage-size whose projected time would exceed this total (0: no limit)")
+    parser.add_argument(
+        "--workdir",
+        type=Path,
+        default=Path(os.environ.get("TMPDIR", "/tmp")) / "ingest-bench",
+        help="corpora and scratch warehouses (default: $TMPDIR/ingest-bench)",
+    )
+    parser.add_argument(
+        "--budget-minutes",
+        type=float,
+        default=40.0,
+        help="skip sizes above --stage-size whose projected time would exceed this total (0: no limit)",
+    )
     parser.add_argument("--check-cap", type=float, default=60.0, help="seconds after which a check query is stopped")
     parser.add_argument("--no-readme", action="store_true", help="do not update the section of docs/benchmarks.md")
     parser.add_argument("--out", type=Path, default=RESULTS / "latest.json")
-    parser.add_argument("--against", metavar="GIT_REF[,GIT_REF]",
-                        help="measure nothing else: time --pairs uncached runs of the --stage-size corpus, this "
-                             "code and the code at each GIT_REF in turn, and the library baselines; results in "
-                             "bench/results/against-GIT_REF[-GIT_REF].{json,md}")
-    parser.add_argument("--refs", default=",".join(BASELINE_REFS),
-                        help="commits to time this code against, side by side, in the full benchmark "
-                             "(comma-separated; empty: none)")
+    parser.add_argument(
+        "--against",
+        metavar="GIT_REF[,GIT_REF]",
+        help="measure nothing else: time --pairs uncached runs of the --stage-size corpus, this "
+        "code and the code at each GIT_REF in turn, and the library baselines; results in "
+        "bench/results/against-GIT_REF[-GIT_REF].{json,md}",
+    )
+    parser.add_argument(
+        "--refs",
+        default=",".join(BASELINE_REFS),
+        help="commits to time this code against, side by side, in the full benchmark (comma-separated; empty: none)",
+    )
     parser.add_argument("--pairs", type=int, default=2, help="runs of each side with --against and --refs")
     parser.add_argument("--no-translate", action="store_true", help="leave out the translation benchmark")
     parser.add_argument("--no-prefect", action="store_true", help="leave out the Prefect and Dask benchmark")
-    parser.add_argument("--render", type=Path, metavar="RESULTS_JSON",
-                        help="measure nothing: re-render the Markdown, goals and docs/benchmarks.md section from a "
-                             "results file")
+    parser.add_argument(
+        "--render",
+        type=Path,
+        metavar="RESULTS_JSON",
+        help="measure nothing: re-render the Markdown, goals and docs/benchmarks.md section from a results file",
+    )
     args = parser.parse_args(argv)
     if args.render:
         return render_only(args.render, args.out, readme=not args.no_readme)
     if args.quick:
         args.sizes, args.stage_size, args.refs, args.no_translate, args.no_prefect = "100", 100, "", True, True
     sizes = sorted({int(s) for s in args.sizes.split(",") if s.strip()})
-    stage_size = args.stage_size if args.stage_size in sizes else max(s for s in sizes if s <= args.stage_size) \
-        if any(s <= args.stage_size for s in sizes) else sizes[0]
+    stage_size = (
+        args.stage_size
+        if args.stage_size in sizes
+        else max(s for s in sizes if s <= args.stage_size)
+        if any(s <= args.stage_size for s in sizes)
+        else sizes[0]
+    )
     began = time.perf_counter()
     work = args.workdir
     scratch = work / "scratch"
@@ -220,13 +266,16 @@ def main(argv: list[str] | None = None) -> int:
     global CODE, SNAPSHOT_GIT
     CODE, SNAPSHOT_GIT = snapshot_code(work), git_state()
     if args.against:
-        against([ref for ref in args.against.split(",") if ref], args.pairs, args.stage_size, args.seed, work,
-                scratch)
+        against([ref for ref in args.against.split(",") if ref], args.pairs, args.stage_size, args.seed, work, scratch)
         return 0
     results: dict[str, Any] = {
         "started_at": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
         "command": "uv run python -m bench " + " ".join(argv if argv is not None else sys.argv[1:]),
-        "machine": machine(), "git": SNAPSHOT_GIT, "sizes": sizes, "stage_size": stage_size, "seed": args.seed,
+        "machine": machine(),
+        "git": SNAPSHOT_GIT,
+        "sizes": sizes,
+        "stage_size": stage_size,
+        "seed": args.seed,
         "engine": "default engine (no translation package installed: UntranslatedEngine, the untranslated path)",
     }
 
@@ -239,7 +288,8 @@ def main(argv: list[str] | None = None) -> int:
         build_corpus(n, corpora[n], seed=args.seed)
         files = read_manifest(corpora[n])
         results.setdefault("corpus", {})[str(n)] = {
-            "build_s": round(time.perf_counter() - start, 2), "mix": corpus_mix(files),
+            "build_s": round(time.perf_counter() - start, 2),
+            "mix": corpus_mix(files),
             "cleaned_chars_median": sorted(f.chars for f in files)[len(files) // 2],
             "cleaned_chars_total": sum(f.chars for f in files),
             "bytes_total": sum((corpora[n] / f.path).stat().st_size for f in files),
@@ -250,37 +300,54 @@ def main(argv: list[str] | None = None) -> int:
     runs: dict[str, Any] = {}
     for n in [s for s in sizes if s <= stage_size]:
         log(f"run_pipeline on {n} documents (with reports)")
-        runs[str(n)] = child("run", {"corpus": str(corpora[n]), "warehouse": str(fresh(work / f"w-{n}.duckdb")),
-                                     "reports": str(work / f"reports-{n}")}, scratch)
+        runs[str(n)] = child(
+            "run",
+            {"corpus": str(corpora[n]), "warehouse": str(fresh(work / f"w-{n}.duckdb")), "reports": str(work / f"reports-{n}")},
+            scratch,
+        )
         log(f"  {runs[str(n)]['summary']} in {runs[str(n)]['wall_s']:.1f} s")
     results["runs"] = runs
     stage_wh = work / f"w-{stage_size}.duckdb"
 
     # 3. baselines on the stage-size corpus
     log(f"library baselines on {stage_size} documents")
-    results["baselines"] = child("baselines", {"corpus": str(corpora[stage_size]), "warehouse": str(stage_wh),
-                                               "scratch": str(scratch),
-                                               "sample_every": 4 if stage_size >= 400 else 1}, scratch)
+    results["baselines"] = child(
+        "baselines",
+        {
+            "corpus": str(corpora[stage_size]),
+            "warehouse": str(stage_wh),
+            "scratch": str(scratch),
+            "sample_every": 4 if stage_size >= 400 else 1,
+        },
+        scratch,
+    )
 
     # 4. incremental re-runs on a copy of the warehouse and the corpus in place: a document's identity is
     # its path, so a copy of the corpus elsewhere would be new documents (duplicates), not a re-run
     log("incremental re-runs: unchanged, then 1% changed")
     inc_wh = copy_warehouse(stage_wh, work / f"w-{stage_size}-incremental.duckdb")
     incremental: dict[str, Any] = {}
-    incremental["unchanged"] = child("run", {"corpus": str(corpora[stage_size]), "warehouse": str(inc_wh),
-                                             "reports": str(work / "reports-incremental")}, scratch)
+    incremental["unchanged"] = child(
+        "run",
+        {"corpus": str(corpora[stage_size]), "warehouse": str(inc_wh), "reports": str(work / "reports-incremental")},
+        scratch,
+    )
     changed = mutate_corpus(corpora[stage_size], 0.01, seed=args.seed + 1)
     incremental["changed_files"] = len(changed)
-    incremental["changed_1pct"] = child("run", {"corpus": str(corpora[stage_size]), "warehouse": str(inc_wh),
-                                                "reports": str(work / "reports-incremental")}, scratch)
+    incremental["changed_1pct"] = child(
+        "run",
+        {"corpus": str(corpora[stage_size]), "warehouse": str(inc_wh), "reports": str(work / "reports-incremental")},
+        scratch,
+    )
     build_corpus(stage_size, corpora[stage_size], seed=args.seed)  # the changes undone for what follows
     results["incremental"] = incremental
 
     # 5. the checks as claims grow, on prefixes of the stage-size warehouse
     counts = sorted({max(1, stage_size // d) for d in (8, 4, 2, 1)})
     log(f"consistency checks on the first {counts} documents")
-    results["checks"] = child("checks", {"warehouse": str(stage_wh), "doc_counts": counts, "cap_s": args.check_cap,
-                                         "scratch": str(scratch)}, scratch)
+    results["checks"] = child(
+        "checks", {"warehouse": str(stage_wh), "doc_counts": counts, "cap_s": args.check_cap, "scratch": str(scratch)}, scratch
+    )
 
     # 6. larger sizes: lean pass (no reports), within the budget
     first = runs[str(stage_size)]
@@ -289,20 +356,28 @@ def main(argv: list[str] | None = None) -> int:
         spent = (time.perf_counter() - began) / 60
         projected = per_doc * n * 1.1 / 60 + 0.5
         if args.budget_minutes and spent + projected > args.budget_minutes:
-            runs[str(n)] = {"skipped": (f"projected {projected:.0f} min at {per_doc:.3f} s/document (from the "
-                                        f"{stage_size}-document run) after {spent:.0f} min spent exceeds the "
-                                        f"{args.budget_minutes:.0f}-minute budget; run with --budget-minutes 0")}
+            runs[str(n)] = {
+                "skipped": (
+                    f"projected {projected:.0f} min at {per_doc:.3f} s/document (from the "
+                    f"{stage_size}-document run) after {spent:.0f} min spent exceeds the "
+                    f"{args.budget_minutes:.0f}-minute budget; run with --budget-minutes 0"
+                )
+            }
             log(f"skipping {n}: {runs[str(n)]['skipped']}")
             continue
         log(f"lean run_pipeline on {n} documents (no reports; projected {projected:.0f} min)")
-        runs[str(n)] = child("run", {"corpus": str(corpora[n]), "warehouse": str(fresh(work / f"w-{n}.duckdb")),
-                                     "reports": None}, scratch)
+        runs[str(n)] = child(
+            "run", {"corpus": str(corpora[n]), "warehouse": str(fresh(work / f"w-{n}.duckdb")), "reports": None}, scratch
+        )
         runs[str(n)]["lean"] = True
         log(f"  {runs[str(n)]['summary']} in {runs[str(n)]['wall_s']:.1f} s")
         bigger = [c for c in (2 * stage_size, 4 * stage_size, n) if c <= n]
         log(f"consistency checks on the first {bigger} documents of {n} (capped at {args.check_cap:.0f} s)")
-        more = child("checks", {"warehouse": str(work / f"w-{n}.duckdb"), "doc_counts": bigger,
-                                "cap_s": args.check_cap, "scratch": str(scratch)}, scratch)
+        more = child(
+            "checks",
+            {"warehouse": str(work / f"w-{n}.duckdb"), "doc_counts": bigger, "cap_s": args.check_cap, "scratch": str(scratch)},
+            scratch,
+        )
         results["checks"]["points"] += more["points"]
 
     # 7-9. side by side with earlier code, translation, Prefect and Dask
@@ -313,8 +388,9 @@ def main(argv: list[str] | None = None) -> int:
         results["against"]["goals"] = {ref: BASELINE_REFS.get(ref, ("", None)) for ref in refs}
     if not args.no_translate:
         log(f"translation benchmark, and the time to a report on {stage_size} documents with a model")
-        results["translate"] = module_child("bench.translate_bench", ["--rounds", "3", "--report-documents",
-                                                                      str(stage_size)], scratch)
+        results["translate"] = module_child(
+            "bench.translate_bench", ["--rounds", "3", "--report-documents", str(stage_size)], scratch
+        )
     if not args.no_prefect:
         log(f"Prefect and Dask on {stage_size} documents")
         results["prefect"] = module_child("bench.prefect_overhead", ["--n", str(stage_size), "--dask"], scratch)
@@ -332,8 +408,7 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def against(refs: list[str], pairs: int, size: int, seed: int, work: Path, scratch: Path,
-            write: bool = True) -> dict[str, Any]:
+def against(refs: list[str], pairs: int, size: int, seed: int, work: Path, scratch: Path, write: bool = True) -> dict[str, Any]:
     """This code and the code at each of `refs`, side by side: `pairs` uncached end-to-end runs of each
     (with reports, stage cache off so every stage runs), in rotation so that drift in the machine's
     speed hits all alike, each timed per stage; then the library baselines on this code's warehouse.
@@ -347,15 +422,42 @@ def against(refs: list[str], pairs: int, size: int, seed: int, work: Path, scrat
     for pair in range(pairs):
         for side, code in sides.items():
             log(f"round {pair + 1}/{pairs}: {side}")
-            runs[side].append(child("run", {"corpus": str(corpus), "warehouse": str(fresh(work / f"w-{side}.duckdb")),
-                                            "reports": str(work / f"reports-{side}"), "stage_cache": False,
-                                            "strict": side == "this"}, scratch, code=code))
+            runs[side].append(
+                child(
+                    "run",
+                    {
+                        "corpus": str(corpus),
+                        "warehouse": str(fresh(work / f"w-{side}.duckdb")),
+                        "reports": str(work / f"reports-{side}"),
+                        "stage_cache": False,
+                        "strict": side == "this",
+                    },
+                    scratch,
+                    code=code,
+                )
+            )
             log(f"  {runs[side][-1]['wall_s']:.1f} s")
     log("library baselines on this code's warehouse")
-    baselines = child("baselines", {"corpus": str(corpus), "warehouse": str(work / "w-this.duckdb"),
-                                    "scratch": str(scratch), "sample_every": 4 if size >= 400 else 1}, scratch)
-    results = {"command": "uv run python -m bench " + " ".join(sys.argv[1:]), "machine": machine(),
-               "git": git, "refs": refs, "size": size, "seed": seed, "runs": runs, "baselines": baselines}
+    baselines = child(
+        "baselines",
+        {
+            "corpus": str(corpus),
+            "warehouse": str(work / "w-this.duckdb"),
+            "scratch": str(scratch),
+            "sample_every": 4 if size >= 400 else 1,
+        },
+        scratch,
+    )
+    results = {
+        "command": "uv run python -m bench " + " ".join(sys.argv[1:]),
+        "machine": machine(),
+        "git": git,
+        "refs": refs,
+        "size": size,
+        "seed": seed,
+        "runs": runs,
+        "baselines": baselines,
+    }
     if write:
         markdown = render_against(results)
         out = RESULTS / f"against-{'-'.join(refs)}.json"
@@ -370,30 +472,51 @@ def render_against(results: dict[str, Any]) -> str:
     """The side-by-side runs as Markdown: per round each side's time, the median speed-ups, per stage the
     medians, and this code's stages against their library calls."""
     refs, this_runs = results["refs"], results["runs"]["this"]
-    out = [f"## {results['size']:,} documents, this code ({results['git']['commit']}) against {', '.join(refs)}", "",
-           f"`{results['command']}`; {results['machine']['nproc']} cores; each run in a fresh process, "
-           "no translation package, stage cache off, reports written. Speed-up = the ref's time / this code's.", "",
-           "| round | this, s (CPU s) | " + " | ".join(f"{ref}, s (CPU s)" for ref in refs) + " |",
-           "|---:|---:|" + "---:|" * len(refs)]
+    out = [
+        f"## {results['size']:,} documents, this code ({results['git']['commit']}) against {', '.join(refs)}",
+        "",
+        f"`{results['command']}`; {results['machine']['nproc']} cores; each run in a fresh process, "
+        "no translation package, stage cache off, reports written. Speed-up = the ref's time / this code's.",
+        "",
+        "| round | this, s (CPU s) | " + " | ".join(f"{ref}, s (CPU s)" for ref in refs) + " |",
+        "|---:|---:|" + "---:|" * len(refs),
+    ]
     for i, t in enumerate(this_runs):
-        out.append(f"| {i + 1} | {t['wall_s']:.1f} ({t['cpu_s']:.1f}) | "
-                   + " | ".join(f"{r['wall_s']:.1f} ({r['cpu_s']:.1f})" for r in (results["runs"][ref][i] for ref in refs))
-                   + " |")
-    out += [""] + [f"Median speed-up over {ref}: {ratio['wall']:.2f}x wall, {ratio['cpu']:.2f}x CPU."
-                   for ref, ratio in speedups(results).items()]
-    out += ["", "| stage | this, median s | " + " | ".join(f"{ref}, median s" for ref in refs) + " |",
-            "|---|---:|" + "---:|" * len(refs)]
+        out.append(
+            f"| {i + 1} | {t['wall_s']:.1f} ({t['cpu_s']:.1f}) | "
+            + " | ".join(f"{r['wall_s']:.1f} ({r['cpu_s']:.1f})" for r in (results["runs"][ref][i] for ref in refs))
+            + " |"
+        )
+    out += [""] + [
+        f"Median speed-up over {ref}: {ratio['wall']:.2f}x wall, {ratio['cpu']:.2f}x CPU."
+        for ref, ratio in speedups(results).items()
+    ]
+    out += [
+        "",
+        "| stage | this, median s | " + " | ".join(f"{ref}, median s" for ref in refs) + " |",
+        "|---|---:|" + "---:|" * len(refs),
+    ]
     for stage in this_runs[0]["stages_s"]:
-        medians = [statistics.median(r["stages_s"].get(stage, 0.0) for r in results["runs"][side])
-                   for side in ("this", *refs)]
+        medians = [statistics.median(r["stages_s"].get(stage, 0.0) for r in results["runs"][side]) for side in ("this", *refs)]
         out.append(f"| {stage} | " + " | ".join(f"{m:.2f}" for m in medians) + " |")
-    stage_results = {"runs": {str(results["size"]): this_runs[-1]}, "stage_size": results["size"],
-                     "baselines": results["baselines"]}
-    out += ["", "This code's last run against each stage's library call alone (CPU ratio judged):", "",
-            "| stage | s (CPU s) | library alone, s (CPU s) | ratio wall / CPU | library call |", "|---|---:|---:|---:|---|"]
-    out += [f"| {r['stage']} | {r['seconds']:.2f} ({r['cpu_s'] or 0:.2f}) | {r['baseline_s']:.2f} "
-            f"({r['baseline_cpu_s'] or 0:.2f}) | {r['ratio']:.2f}x / {r['ratio_cpu'] or 0:.2f}x | {r['library']} |"
-            for r in stage_rows(stage_results) if r["baseline_s"]]
+    stage_results = {
+        "runs": {str(results["size"]): this_runs[-1]},
+        "stage_size": results["size"],
+        "baselines": results["baselines"],
+    }
+    out += [
+        "",
+        "This code's last run against each stage's library call alone (CPU ratio judged):",
+        "",
+        "| stage | s (CPU s) | library alone, s (CPU s) | ratio wall / CPU | library call |",
+        "|---|---:|---:|---:|---|",
+    ]
+    out += [
+        f"| {r['stage']} | {r['seconds']:.2f} ({r['cpu_s'] or 0:.2f}) | {r['baseline_s']:.2f} "
+        f"({r['baseline_cpu_s'] or 0:.2f}) | {r['ratio']:.2f}x / {r['ratio_cpu'] or 0:.2f}x | {r['library']} |"
+        for r in stage_rows(stage_results)
+        if r["baseline_s"]
+    ]
     return "\n".join(out) + "\n"
 
 

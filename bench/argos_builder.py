@@ -143,18 +143,12 @@ def _write_model(model_dir: Path, vocabulary: Sequence[str], size: ModelSize, se
     spec.save(str(model_dir))
     # Published packages carry the vocabulary as text (older CTranslate2); 4.x reads both.
     (model_dir / "shared_vocabulary.json").unlink()
-    (model_dir / "shared_vocabulary.txt").write_text(
-        "".join(f"{token}\n" for token in vocabulary), encoding="utf-8"
-    )
+    (model_dir / "shared_vocabulary.txt").write_text("".join(f"{token}\n" for token in vocabulary), encoding="utf-8")
 
 
-def _random_transformer(
-    vocab_size: int, size: ModelSize, rng: np.random.Generator
-) -> transformer_spec.TransformerSpec:
+def _random_transformer(vocab_size: int, size: ModelSize, rng: np.random.Generator) -> transformer_spec.TransformerSpec:
     """A pre-norm Transformer spec (OpenNMT-py v2 layout) filled with random weights."""
-    spec = transformer_spec.TransformerSpec.from_config(
-        (size.encoder_layers, size.decoder_layers), size.heads
-    )
+    spec = transformer_spec.TransformerSpec.from_config((size.encoder_layers, size.decoder_layers), size.heads)
     weights = _RandomWeights(rng, size.d_model)
     encoder, decoder = spec.encoder, spec.decoder
     encoder.embeddings[0].weight = weights.matrix(vocab_size, size.d_model)

@@ -38,6 +38,7 @@ def cpu_s() -> float:
 
 # ---- run ----------------------------------------------------------------------------------
 
+
 def task_run(params: dict[str, Any]) -> dict[str, Any]:
     import duckdb
 
@@ -74,28 +75,45 @@ def task_run(params: dict[str, Any]) -> dict[str, Any]:
     try:
         counts = warehouse.table_counts(con)
         processed = con.execute(
-            "SELECT count(*), coalesce(sum(length(text)), 0), coalesce(sum(size_bytes), 0) FROM documents "
-            "WHERE run_id = ?", [summary.run_id]).fetchone()
+            "SELECT count(*), coalesce(sum(length(text)), 0), coalesce(sum(size_bytes), 0) FROM documents WHERE run_id = ?",
+            [summary.run_id],
+        ).fetchone()
         fingerprint = con.execute("SELECT pipeline_version FROM runs WHERE run_id = ?", [summary.run_id]).fetchone()
-        rows_this_run = sum(con.execute(f"SELECT count(*) FROM {t} WHERE doc_id IN "
-                                        "(SELECT doc_id FROM documents WHERE run_id = ?)",
-                                        [summary.run_id]).fetchone()[0]
-                            for t in ("documents", *warehouse.DOCUMENT_TABLES))
+        rows_this_run = sum(
+            con.execute(
+                f"SELECT count(*) FROM {t} WHERE doc_id IN (SELECT doc_id FROM documents WHERE run_id = ?)", [summary.run_id]
+            ).fetchone()[0]
+            for t in ("documents", *warehouse.DOCUMENT_TABLES)
+        )
     finally:
         con.close()
     return {
-        "wall_s": wall, "cpu_s": cpu, "imports_s": imports_s, "ingest_module": warehouse.__file__,
-        "stages_s": clock.stages(), "stages_cpu_s": clock.stages(cpu=True),
-        "parts_s": dict(clock.seconds), "parts_cpu_s": dict(clock.cpu_seconds), "calls": dict(clock.calls),
+        "wall_s": wall,
+        "cpu_s": cpu,
+        "imports_s": imports_s,
+        "ingest_module": warehouse.__file__,
+        "stages_s": clock.stages(),
+        "stages_cpu_s": clock.stages(cpu=True),
+        "parts_s": dict(clock.seconds),
+        "parts_cpu_s": dict(clock.cpu_seconds),
+        "calls": dict(clock.calls),
         "other_s": wall - sum(clock.seconds.values()),
-        "rss_peak_mb": rss_peak_mb(), "rss_before_check_mb": before_check.get("rss_mb"),
+        "rss_peak_mb": rss_peak_mb(),
+        "rss_before_check_mb": before_check.get("rss_mb"),
         "fingerprint": fingerprint[0] if fingerprint else None,
-        "summary": summary.line(), "n_files": summary.n_files, "n_loaded": len(summary.loaded),
-        "n_skipped": len(summary.skipped), "n_failed": len(summary.failed),
+        "summary": summary.line(),
+        "n_files": summary.n_files,
+        "n_loaded": len(summary.loaded),
+        "n_skipped": len(summary.skipped),
+        "n_failed": len(summary.failed),
         "failed": dict(list(summary.failed.items())[:5]),
-        "processed_docs": processed[0], "processed_chars": processed[1], "processed_bytes": processed[2],
-        "rows_loaded": rows_this_run, "table_counts": counts,
-        "loadavg_before": load_before, "loadavg_after": loadavg(),
+        "processed_docs": processed[0],
+        "processed_chars": processed[1],
+        "processed_bytes": processed[2],
+        "rows_loaded": rows_this_run,
+        "table_counts": counts,
+        "loadavg_before": load_before,
+        "loadavg_after": loadavg(),
     }
 
 
@@ -133,9 +151,13 @@ def task_baselines(params: dict[str, Any]) -> dict[str, Any]:
 
     # read: charset-normalizer alone (the pipeline also reads the file, checks BOMs and magic numbers).
     from charset_normalizer import from_bytes
-    out["read"] = {"library": "charset_normalizer.from_bytes(first 256 KiB).best()",
-                   "seconds": _timed(lambda: [from_bytes(raw[:_DETECTION_SAMPLE]).best() for raw in raws], "read"),
-                   "docs": len(raws), "bytes": sum(map(len, raws))}
+
+    out["read"] = {
+        "library": "charset_normalizer.from_bytes(first 256 KiB).best()",
+        "seconds": _timed(lambda: [from_bytes(raw[:_DETECTION_SAMPLE]).best() for raw in raws], "read"),
+        "docs": len(raws),
+        "bytes": sum(map(len, raws)),
+    }
 
     decoded = []
     for source, raw in zip(sources, raws):
@@ -147,6 +169,7 @@ def task_baselines(params: dict[str, Any]) -> dict[str, Any]:
     # clean: bs4 parse + get_text for HTML, markdown-it parse for Markdown, a line split for text.
     from bs4 import BeautifulSoup
     from markdown_it import MarkdownIt
+
     md = MarkdownIt("commonmark", {"html": True}).enable("table")
 
     def library_clean(fmt: str, text: str) -> Any:
@@ -155,12 +178,17 @@ def task_baselines(params: dict[str, Any]) -> dict[str, Any]:
         if fmt == "markdown":
             return md.parse(text)
         return text.split("\n")
+
     per_format: dict[str, float] = {}
     for fmt in ("html", "markdown", "text"):
         texts = [t for s, t in decoded if s.fmt == fmt]
         per_format[fmt] = _timed(lambda: [library_clean(fmt, t) for t in texts], "clean")
-    out["clean"] = {"library": "BeautifulSoup(html.parser).get_text() / MarkdownIt.parse() / str.split",
-                    "seconds": sum(per_format.values()), "per_format_s": per_format, "docs": len(decoded)}
+    out["clean"] = {
+        "library": "BeautifulSoup(html.parser).get_text() / MarkdownIt.parse() / str.split",
+        "seconds": sum(per_format.values()),
+        "per_format_s": per_format,
+        "docs": len(decoded),
+    }
 
     cleaned = [(s, clean(t, s.fmt)) for s, t in decoded]
     cleaned = [(s, c) for s, c in cleaned if c.blocks]
@@ -169,6 +197,7 @@ def task_baselines(params: dict[str, Any]) -> dict[str, Any]:
 
     # detect: langdetect on each document's cleaned text (the pipeline decides most by script).
     from langdetect import DetectorFactory, LangDetectException, detect_langs
+
     DetectorFactory.seed = 0
 
     def langdetect(text: str) -> Any:
@@ -176,19 +205,27 @@ def task_baselines(params: dict[str, Any]) -> dict[str, Any]:
             return detect_langs(text)
         except LangDetectException:
             return None
-    out["detect"] = {"library": "langdetect.detect_langs(document text), one call per document",
-                     "seconds": _timed(lambda: [langdetect(t) for t in texts], "detect"), "docs": len(texts)}
+
+    out["detect"] = {
+        "library": "langdetect.detect_langs(document text), one call per document",
+        "seconds": _timed(lambda: [langdetect(t) for t in texts], "detect"),
+        "docs": len(texts),
+    }
 
     # segment: one regex split of each paragraph at sentence ends.
     sentence = re.compile(r"[^。！？!?]+[。！？!?]*")
     blocks = [b.text for _, c in cleaned for b in c.blocks]
-    out["segment"] = {"library": "re.findall(sentence pattern) per block",
-                      "seconds": _timed(lambda: [sentence.findall(b) for b in blocks], "segment"), "docs": len(cleaned)}
+    out["segment"] = {
+        "library": "re.findall(sentence pattern) per block",
+        "seconds": _timed(lambda: [sentence.findall(b) for b in blocks], "segment"),
+        "docs": len(cleaned),
+    }
 
     # extract: spaCy's blank ja/zh tokenizer (SudachiPy / jieba inside) on the same segments, on a sample.
     from ingest.extract.nlp import get_nlp
     from ingest.language import detect_language
     from ingest.segment import segment
+
     sample = cleaned[::sample_every]
     segs = []
     for _, c in sample:
@@ -197,14 +234,18 @@ def task_baselines(params: dict[str, Any]) -> dict[str, Any]:
     for lang in ("ja", "zh", "en"):
         get_nlp(lang).tokenizer("warm up ウォームアップ 预热")
     import jieba
+
     jieba.initialize()
     extract: dict[str, Any] = {
         "library": "spaCy blank ja/zh tokenizer (nlp.tokenizer: SudachiPy mode A / jieba)",
-        "sample_docs": len(sample), "sample_chars": sum(len(c.text) for _, c in sample),
-        "segments": len(segs), "segment_chars": sum(len(t) for _, t in segs),
+        "sample_docs": len(sample),
+        "sample_chars": sum(len(c.text) for _, c in sample),
+        "segments": len(segs),
+        "segment_chars": sum(len(t) for _, t in segs),
     }
     extract["seconds"] = _timed(lambda: [get_nlp(lang).tokenizer(t) for lang, t in segs], "extract")
     from sudachipy import Dictionary, SplitMode
+
     dictionary = Dictionary()
     sudachi = dictionary.tokenizer(mode=SplitMode.A) if hasattr(dictionary, "tokenizer") else dictionary.create(SplitMode.A)
     extract["sudachipy_raw_s"] = _timed(lambda: [sudachi.tokenize(t) for lang, t in segs if lang == "ja"])
@@ -212,8 +253,10 @@ def task_baselines(params: dict[str, Any]) -> dict[str, Any]:
     extract["spacy_ja_s"] = _timed(lambda: [get_nlp(lang).tokenizer(t) for lang, t in segs if lang == "ja"])
     extract["spacy_zh_s"] = _timed(lambda: [get_nlp(lang).tokenizer(t) for lang, t in segs if lang == "zh"])
     from ingest.extract.entities import find_entities
+
     extract["find_entities_s"] = _timed(lambda: [find_entities(t, lang) for lang, t in segs])
     from ingest.extract.glossary import glossary_mentions
+
     glossary_mentions("warm up")
     extract["glossary_mentions_s"] = _timed(lambda: [glossary_mentions(t) for _, t in segs])
     out["extract"] = extract
@@ -239,16 +282,18 @@ def task_baselines(params: dict[str, Any]) -> dict[str, Any]:
     finally:
         dst.close()
         target.unlink(missing_ok=True)
-    out["load"] = {"library": "DuckDB INSERT INTO t SELECT * FROM arrow_table, all tables, one transaction",
-                   "seconds": seconds, "rows": sum(a.num_rows for a in arrow.values()),
-                   "rows_by_table": {t: a.num_rows for t, a in arrow.items()}}
+    out["load"] = {
+        "library": "DuckDB INSERT INTO t SELECT * FROM arrow_table, all tables, one transaction",
+        "seconds": seconds,
+        "rows": sum(a.num_rows for a in arrow.values()),
+        "rows_by_table": {t: a.num_rows for t, a in arrow.items()},
+    }
 
     # check: the check SQL alone: both views fetched as Arrow, no report rendering.
     check: dict[str, Any] = {"library": "SELECT * FROM conflicts / corroborations, fetched as Arrow"}
     for view in ("conflicts", "corroborations"):
         result: list[Any] = []
-        check[f"{view}_s"] = _timed(lambda: result.append(src.execute(f"SELECT * FROM {view}").to_arrow_table()),
-                                    "check")
+        check[f"{view}_s"] = _timed(lambda: result.append(src.execute(f"SELECT * FROM {view}").to_arrow_table()), "check")
         check[f"{view}_rows"] = result[0].num_rows
     check["seconds"] = check["conflicts_s"] + check["corroborations_s"]
     src.close()
@@ -289,13 +334,24 @@ def profile_extract(sample: list, sources: list) -> dict[str, Any]:
     total = sum(row[2] for row in stats.stats.values())  # own time of every function
     rows = []
     for (file, line, name), (_, ncalls, tottime, cumtime, _) in stats.stats.items():
-        rows.append({"function": f"{_short(file)}:{line}({name})", "calls": ncalls,
-                     "own_s": round(tottime, 3), "cum_s": round(cumtime, 3)})
+        rows.append(
+            {
+                "function": f"{_short(file)}:{line}({name})",
+                "calls": ncalls,
+                "own_s": round(tottime, 3),
+                "cum_s": round(cumtime, 3),
+            }
+        )
     top_own = sorted(rows, key=lambda r: -r["own_s"])[:15]
     ours = [r for r in rows if r["function"].startswith("ingest/")]
     top_cum = sorted(ours, key=lambda r: -r["cum_s"])[:15]
-    return {"docs": len(prepared), "wall_s_with_profiler": wall, "profiled_s": total,
-            "top_own_time": top_own, "top_ingest_cumulative": top_cum}
+    return {
+        "docs": len(prepared),
+        "wall_s_with_profiler": wall,
+        "profiled_s": total,
+        "top_own_time": top_own,
+        "top_ingest_cumulative": top_cum,
+    }
 
 
 def _short(file: str) -> str:
@@ -307,11 +363,13 @@ def _short(file: str) -> str:
 
 # ---- checks -------------------------------------------------------------------------------
 
+
 def task_checks(params: dict[str, Any]) -> dict[str, Any]:
     """Time the consistency views on the first k documents (by doc_id) of a warehouse."""
     import duckdb
 
     from ingest import warehouse
+
     try:
         from ingest.check import update_checks
     except ImportError:  # a checkout from before the check package: connecting applied the views
@@ -336,15 +394,19 @@ def task_checks(params: dict[str, Any]) -> dict[str, Any]:
             con.execute(f"SET memory_limit = '{params.get('memory_limit', '8GB')}'")
             point: dict[str, Any] = {"docs": int(k)}
             point["claims"] = con.execute("SELECT count(*) FROM claims").fetchone()[0]
-            point["value_clusters"] = con.execute("SELECT count(DISTINCT (subject, attribute, release, unit, cluster)) "
-                                                  "FROM claim_clusters").fetchone()[0]
+            point["value_clusters"] = con.execute(
+                "SELECT count(DISTINCT (subject, attribute, release, unit, cluster)) FROM claim_clusters"
+            ).fetchone()[0]
             try:
                 point["document_pairs"] = con.execute("SELECT count(*) FROM document_pairs").fetchone()[0]
             except duckdb.Error:  # no such view in this version of the checks
                 pass
             stopped = False
-            views = [v for v in params.get("views", ("conflicts", "corroborations", "aligned_number_mismatches"))
-                     if con.execute("SELECT count(*) FROM duckdb_views() WHERE view_name = ?", [v]).fetchone()[0]]
+            views = [
+                v
+                for v in params.get("views", ("conflicts", "corroborations", "aligned_number_mismatches"))
+                if con.execute("SELECT count(*) FROM duckdb_views() WHERE view_name = ?", [v]).fetchone()[0]
+            ]
             for view in views:
                 timer = threading.Timer(cap, con.interrupt)
                 timer.start()

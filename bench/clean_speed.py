@@ -22,8 +22,11 @@ from ingest.read import decode
 
 
 def main(corpus: Path, repeats: int = 3) -> dict:
-    documents = [(SUPPORTED_SUFFIXES[path.suffix.lower()], decode(path.read_bytes()).text)
-                 for path in sorted(corpus.iterdir()) if path.suffix.lower() in SUPPORTED_SUFFIXES]
+    documents = [
+        (SUPPORTED_SUFFIXES[path.suffix.lower()], decode(path.read_bytes()).text)
+        for path in sorted(corpus.iterdir())
+        if path.suffix.lower() in SUPPORTED_SUFFIXES
+    ]
     clean(documents[0][1], documents[0][0])  # imports and caches, not timed
     best: dict[str, float] = {}
     for _ in range(repeats):
@@ -33,10 +36,13 @@ def main(corpus: Path, repeats: int = 3) -> dict:
             clean(text, fmt)
             spent[fmt] = spent.get(fmt, 0.0) + time.perf_counter() - started
         best = {fmt: min(best.get(fmt, seconds), seconds) for fmt, seconds in spent.items()}
-    return {"code": str(Path(ingest.__file__).parents[1]), "documents": len(documents),
-            "per_format": {fmt: sum(1 for f, _ in documents if f == fmt) for fmt in best},
-            "seconds": {fmt: round(seconds, 3) for fmt, seconds in best.items()},
-            "total_seconds": round(sum(best.values()), 3)}
+    return {
+        "code": str(Path(ingest.__file__).parents[1]),
+        "documents": len(documents),
+        "per_format": {fmt: sum(1 for f, _ in documents if f == fmt) for fmt in best},
+        "seconds": {fmt: round(seconds, 3) for fmt, seconds in best.items()},
+        "total_seconds": round(sum(best.values()), 3),
+    }
 
 
 if __name__ == "__main__":

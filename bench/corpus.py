@@ -88,6 +88,7 @@ class CorpusFile:
 
 # ---- sources ------------------------------------------------------------------------------
 
+
 def _source_files(extra_dirs: Sequence[Path] = ()) -> list[Path]:
     files = sorted(SEEDS_DIR.glob("*.txt"))
     for directory in (SHARED_CORPUS_DIR, *extra_dirs):
@@ -138,7 +139,8 @@ def load_sources(extra_dirs: tuple[Path, ...] = ()) -> tuple[Source, ...]:
             continue
         blocks = [Block(b.kind, b.text) for b in cleaned.blocks]
         title = str(cleaned.declared.get("title") or "") or next(
-            (b.text for b in blocks[:3] if b.kind == "heading" and len(b.text) <= 80), blocks[0].text[:60])
+            (b.text for b in blocks[:3] if b.kind == "heading" and len(b.text) <= 80), blocks[0].text[:60]
+        )
         sections = [s for s in _sections(blocks) if s.body]
         sources.append(Source(path.name, lang, title, tuple(sections)))
     if not sources:
@@ -147,6 +149,7 @@ def load_sources(extra_dirs: tuple[Path, ...] = ()) -> tuple[Source, ...]:
 
 
 # ---- one document -------------------------------------------------------------------------
+
 
 def _target_chars(rng: random.Random) -> int:
     value = int(LENGTH_MEDIAN * math.exp(rng.gauss(0.0, LENGTH_SIGMA)))
@@ -197,6 +200,7 @@ def _compose(i: int, seed: int, sources: Sequence[Source]) -> tuple[str, str, st
 
 
 # ---- rendering ----------------------------------------------------------------------------
+
 
 def _runs(blocks: Sequence[Block]):
     """Consecutive blocks grouped by kind (list items and table rows are rendered together)."""
@@ -251,20 +255,23 @@ def render_text(blocks: Sequence[Block], rng: random.Random) -> str:
     return "\n\n".join(out) + "\n"
 
 
-_CHROME_HEAD = ("<!DOCTYPE html>\n<html lang=\"{lang}\">\n<head>\n<meta charset=\"{charset}\">\n"
-                "<title>{title}</title>\n<style>body{{font-family:sans-serif}} .ad{{display:none}}</style>\n"
-                "<script>window.dataLayer=window.dataLayer||[];function gtag(){{dataLayer.push(arguments)}}</script>\n"
-                "</head>\n<body>\n<nav><ul><li><a href=\"/\">Home</a></li><li><a href=\"/news\">News</a></li>"
-                "<li><a href=\"/about\">About</a></li></ul></nav>\n<main>\n<article>\n")
-_CHROME_FOOT = ("</article>\n<aside class=\"ad\"><!-- advertisement --></aside>\n</main>\n"
-                "<footer><p>© 2024 Example News. All rights reserved.</p></footer>\n"
-                "<script src=\"/static/app.js\"></script>\n</body>\n</html>\n")
+_CHROME_HEAD = (
+    '<!DOCTYPE html>\n<html lang="{lang}">\n<head>\n<meta charset="{charset}">\n'
+    "<title>{title}</title>\n<style>body{{font-family:sans-serif}} .ad{{display:none}}</style>\n"
+    "<script>window.dataLayer=window.dataLayer||[];function gtag(){{dataLayer.push(arguments)}}</script>\n"
+    '</head>\n<body>\n<nav><ul><li><a href="/">Home</a></li><li><a href="/news">News</a></li>'
+    '<li><a href="/about">About</a></li></ul></nav>\n<main>\n<article>\n'
+)
+_CHROME_FOOT = (
+    '</article>\n<aside class="ad"><!-- advertisement --></aside>\n</main>\n'
+    "<footer><p>© 2024 Example News. All rights reserved.</p></footer>\n"
+    '<script src="/static/app.js"></script>\n</body>\n</html>\n'
+)
 
 
 def render_html(blocks: Sequence[Block], rng: random.Random, lang: str, charset: str) -> str:
     title, rest = blocks[0], blocks[1:]
-    out = [_CHROME_HEAD.format(lang=lang, charset=charset, title=escape(title.text)),
-           f"<h1>{escape(title.text)}</h1>\n"]
+    out = [_CHROME_HEAD.format(lang=lang, charset=charset, title=escape(title.text)), f"<h1>{escape(title.text)}</h1>\n"]
     for run in _runs(rest):
         kind = run[0].kind
         if kind == "heading":
@@ -302,6 +309,7 @@ def render(blocks: Sequence[Block], fmt: str, lang: str, encoding: str, rng: ran
 
 # ---- the corpus ---------------------------------------------------------------------------
 
+
 def make_document(i: int, seed: int = 0, sources: Sequence[Source] | None = None) -> tuple[str, bytes, CorpusFile]:
     """File name, bytes and description of document `i` of the corpus with `seed`."""
     sources = sources or load_sources()
@@ -332,8 +340,10 @@ def build_corpus(n: int, out_dir: Path, seed: int = 0) -> list[Path]:
         path.write_bytes(data)
         paths.append(path)
         manifest.append(asdict(info))
-    (out_dir / MANIFEST).write_text(json.dumps({"n": n, "seed": seed, "sources": [s.name for s in sources],
-                                                "files": manifest}, ensure_ascii=False, indent=0), "utf-8")
+    (out_dir / MANIFEST).write_text(
+        json.dumps({"n": n, "seed": seed, "sources": [s.name for s in sources], "files": manifest}, ensure_ascii=False, indent=0),
+        "utf-8",
+    )
     return paths
 
 
@@ -351,8 +361,7 @@ def mutate_corpus(out_dir: Path, fraction: float, seed: int = 1) -> list[Path]:
     changed = []
     for index in chosen:
         info = files[index]
-        pool = [b for s in sources if s.lang == info.lang for sec in s.sections for b in sec.body
-                if b.kind == "paragraph"]
+        pool = [b for s in sources if s.lang == info.lang for sec in s.sections for b in sec.body if b.kind == "paragraph"]
         paragraph = rng.choice(pool).text
         path = Path(out_dir) / info.path
         text = path.read_bytes().decode(info.encoding)

@@ -55,8 +55,7 @@ STAGES = {
     "detect": ("detect",),
     "segment": ("segment", "prepare:other"),
     "translate": ("translate",),
-    "extract": ("extract:document", "extract:rules", "extract:readings", "extract:anchors", "extract:claims",
-                "extract:rows"),
+    "extract": ("extract:document", "extract:rules", "extract:readings", "extract:anchors", "extract:claims", "extract:rows"),
     "load": ("load",),
     "cache": ("cache", "batching"),
     "check": ("check",),
@@ -85,6 +84,7 @@ class StageClock:
 
     def wrap(self, stage: str, fn: Callable) -> Callable:
         if inspect.isgeneratorfunction(fn):
+
             @functools.wraps(fn)
             def timed_gen(*args: Any, **kwargs: Any) -> Iterator:
                 iterator = fn(*args, **kwargs)
@@ -101,6 +101,7 @@ class StageClock:
                         raise
                     self._exit(stage, time.perf_counter() - start)
                     yield item
+
             return timed_gen
 
         @functools.wraps(fn)
@@ -111,6 +112,7 @@ class StageClock:
                 return fn(*args, **kwargs)
             finally:
                 self._exit(stage, time.perf_counter() - start)
+
         return timed
 
     def stages(self, cpu: bool = False) -> dict[str, float]:
@@ -141,8 +143,10 @@ def instrumented(clock: StageClock, strict: bool = True) -> Iterator[None]:
             except (ImportError, AttributeError, KeyError) as error:
                 if not strict:
                     continue
-                raise MissingTarget(f"bench/instrument.py wraps {module_name}.{attribute}, which no longer "
-                                    "exists; update TARGETS to where the pipeline calls it now") from error
+                raise MissingTarget(
+                    f"bench/instrument.py wraps {module_name}.{attribute}, which no longer "
+                    "exists; update TARGETS to where the pipeline calls it now"
+                ) from error
             restore.append((owner, name, original))
             setattr(owner, name, clock.wrap(stage, original))
         yield

@@ -28,9 +28,20 @@ FOLDERS = ("corpus2", "corpus3", "corpus4")
 # Kinds that are no claim of their own (identifiers, links, references) are not changed.
 SKIPPED_KINDS = {"id", "url", "ref", "fraction"}
 # A status word and another one, as these renderings write them (Latin or their own language).
-OTHER_STATUS = {"Beta": "Stable", "Prototype": "Beta", "Stable": "Beta", "beta": "stable", "prototype": "beta",
-                "stable": "beta", "alpha": "beta", "测试版": "稳定版", "原型": "测试版", "稳定": "测试",
-                "ベータ": "安定", "プロトタイプ": "ベータ"}
+OTHER_STATUS = {
+    "Beta": "Stable",
+    "Prototype": "Beta",
+    "Stable": "Beta",
+    "beta": "stable",
+    "prototype": "beta",
+    "stable": "beta",
+    "alpha": "beta",
+    "测试版": "稳定版",
+    "原型": "测试版",
+    "稳定": "测试",
+    "ベータ": "安定",
+    "プロトタイプ": "ベータ",
+}
 
 Mismatch = tuple[str, str, str, str, str]
 
@@ -63,7 +74,7 @@ def edited(kind: str, text: str) -> str | None:
         return None
     number = int(last[-1].group())
     new = {"version": number + 2, "date": number + 1 if number < 27 else number - 3}.get(kind, (number + 3) % 10)
-    return text[:last[-1].start()] + str(new) + text[last[-1].end():]
+    return text[: last[-1].start()] + str(new) + text[last[-1].end() :]
 
 
 def ingest(texts: dict[str, str], folder: Path) -> tuple[set[Mismatch], list[dict]]:
@@ -73,10 +84,12 @@ def ingest(texts: dict[str, str], folder: Path) -> tuple[set[Mismatch], list[dic
     run_pipeline([folder / "group"], folder / "w.duckdb", None, engine=UntranslatedEngine(), stage_cache=False)
     con = warehouse.connect(folder / "w.duckdb", read_only=True)
     try:
-        mismatches = {tuple(row) for row in con.execute(
-            "SELECT doc_a, doc_b, text_a, text_b, change FROM mismatches").fetchall()}
-        agreements = warehouse.dicts(con, "SELECT doc_a, doc_b, text_a, text_b, kind FROM agreements "
-                                          "WHERE relation = 'agree' ORDER BY doc_a, doc_b, seg_a, mention_a")
+        mismatches = {tuple(row) for row in con.execute("SELECT doc_a, doc_b, text_a, text_b, change FROM mismatches").fetchall()}
+        agreements = warehouse.dicts(
+            con,
+            "SELECT doc_a, doc_b, text_a, text_b, kind FROM agreements "
+            "WHERE relation = 'agree' ORDER BY doc_a, doc_b, seg_a, mention_a",
+        )
     finally:
         con.close()
     return mismatches, agreements
@@ -101,8 +114,17 @@ def measure(shared: Path, per_kind: int, scratch: Path) -> list[dict]:
                 runs += 1
                 after, _ = ingest({**texts, doc: standalone(text).sub(new, texts[doc], count=1)}, scratch / f"run{runs}")
                 added = after - before
-                results.append({"group": name, "kind": kind, "old": text, "new": new, "added": len(added),
-                                "lost": len(before - after), "hit": any(new in m[2:4] for m in added)})
+                results.append(
+                    {
+                        "group": name,
+                        "kind": kind,
+                        "old": text,
+                        "new": new,
+                        "added": len(added),
+                        "lost": len(before - after),
+                        "hit": any(new in m[2:4] for m in added),
+                    }
+                )
                 done[kind] += 1
                 break
     return results
@@ -124,15 +146,19 @@ def main() -> None:
         tally[0] += 1
         tally[1] += result["hit"]
         tally[2] += result["hit"] and result["added"] == 1
-    print(f"commit {commit.strip()}: {sum(r['hit'] for r in results)} of {len(results)} changes found, "
-          f"{sum(r['hit'] and r['added'] == 1 for r in results)} as exactly one new mismatch; "
-          f"mismatches lost {sum(r['lost'] for r in results)}")
+    print(
+        f"commit {commit.strip()}: {sum(r['hit'] for r in results)} of {len(results)} changes found, "
+        f"{sum(r['hit'] and r['added'] == 1 for r in results)} as exactly one new mismatch; "
+        f"mismatches lost {sum(r['lost'] for r in results)}"
+    )
     for kind, (edits, hits, exact) in sorted(by_kind.items()):
         print(f"  {kind}: {hits}/{edits} found ({exact} exactly one)")
     for result in results:
         if not result["hit"] or result["added"] != 1:
-            print(f"  miss or extra: {result['group']} {result['kind']} {result['old']!r} -> {result['new']!r}, "
-                  f"{result['added']} new mismatch(es)")
+            print(
+                f"  miss or extra: {result['group']} {result['kind']} {result['old']!r} -> {result['new']!r}, "
+                f"{result['added']} new mismatch(es)"
+            )
 
 
 if __name__ == "__main__":

@@ -68,9 +68,13 @@ def start_server(home: Path, timeout: float = 300.0) -> tuple[subprocess.Popen, 
     home.mkdir(parents=True, exist_ok=True)
     log = (home / "server.log").open("wb")
     started = time.perf_counter()
-    process = subprocess.Popen([str(Path(sys.executable).with_name("prefect")), "server", "start", "--host",
-                                "127.0.0.1", "--port", str(port)], env=env, stdout=log, stderr=subprocess.STDOUT,
-                               stdin=subprocess.DEVNULL)
+    process = subprocess.Popen(
+        [str(Path(sys.executable).with_name("prefect")), "server", "start", "--host", "127.0.0.1", "--port", str(port)],
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        stdin=subprocess.DEVNULL,
+    )
     while not _healthy(api_url):
         if process.poll() is not None or time.perf_counter() - started > timeout:
             stop_server(process)
@@ -114,8 +118,9 @@ def _timed(call):
     return result, time.perf_counter() - started
 
 
-def run(n: int, batch_size: int, work: Path, api_url: str | None = None, repeat: int = 2, dask: bool = False,
-        dask_workers: int = 2) -> dict:
+def run(
+    n: int, batch_size: int, work: Path, api_url: str | None = None, repeat: int = 2, dask: bool = False, dask_workers: int = 2
+) -> dict:
     from bench.corpus import build_corpus, load_sources
 
     corpus = work / "corpus"
@@ -128,6 +133,7 @@ def run(n: int, batch_size: int, work: Path, api_url: str | None = None, repeat:
 
     from ingest import run_pipeline
     from ingest.flow import ingest
+
     import_s = time.perf_counter() - import_started
 
     def direct(db: Path):
@@ -135,13 +141,20 @@ def run(n: int, batch_size: int, work: Path, api_url: str | None = None, repeat:
         return {"loaded": len(summary.loaded), "skipped": len(summary.skipped), "work": summary.work}
 
     def flow(db: Path):
-        result = ingest(paths=[str(corpus)], warehouse_path=str(db), reports_dir=str(db.with_suffix(".reports")),
-                        batch_size=batch_size)
+        result = ingest(
+            paths=[str(corpus)], warehouse_path=str(db), reports_dir=str(db.with_suffix(".reports")), batch_size=batch_size
+        )
         return {key: result[key] for key in ("loaded", "skipped", "work")}
 
     def on_dask(db: Path):  # the flow with its stages on a local Dask cluster started for the run
-        result = ingest(paths=[str(corpus)], warehouse_path=str(db), reports_dir=str(db.with_suffix(".reports")),
-                        batch_size=batch_size, dask=True, dask_workers=dask_workers)
+        result = ingest(
+            paths=[str(corpus)],
+            warehouse_path=str(db),
+            reports_dir=str(db.with_suffix(".reports")),
+            batch_size=batch_size,
+            dask=True,
+            dask_workers=dask_workers,
+        )
         return {key: result[key] for key in ("loaded", "skipped", "work", "workers")}
 
     paths = {"direct": direct, "flow": flow, **({"dask": on_dask} if dask else {})}
@@ -154,15 +167,22 @@ def run(n: int, batch_size: int, work: Path, api_url: str | None = None, repeat:
     try:
         with temporary_settings(updates={PREFECT_API_URL: api_url}):
             run_pipeline([seeds], work / "warm-direct.duckdb", None, batch_size=batch_size)
-            ingest(paths=[str(seeds)], warehouse_path=str(work / "warm-flow.duckdb"), reports_dir=None,
-                   batch_size=batch_size)
+            ingest(paths=[str(seeds)], warehouse_path=str(work / "warm-flow.duckdb"), reports_dir=None, batch_size=batch_size)
             for number, pair in enumerate(order):
                 for path in pair:
                     db = work / f"{path}-{number}.duckdb"  # a fresh warehouse and stage cache each time
                     first, first_s = _timed(lambda: paths[path](db))
                     again, rerun_s = _timed(lambda: paths[path](db))
-                    runs.append({"path": path, "first_s": round(first_s, 2), "rerun_s": round(rerun_s, 2),
-                                 "first": first, "rerun": again, "counts": _counts(db)})
+                    runs.append(
+                        {
+                            "path": path,
+                            "first_s": round(first_s, 2),
+                            "rerun_s": round(rerun_s, 2),
+                            "first": first,
+                            "rerun": again,
+                            "counts": _counts(db),
+                        }
+                    )
             _flush_prefect_logs()
     finally:
         if server is not None:
@@ -175,18 +195,33 @@ def run(n: int, batch_size: int, work: Path, api_url: str | None = None, repeat:
     direct_s, flow_s = mean("direct", "first_s"), mean("flow", "first_s")
     direct_rerun_s, flow_rerun_s = mean("direct", "rerun_s"), mean("flow", "rerun_s")
     counts = [r["counts"] for r in runs]
-    on_dask = {"dask_first": round(mean("dask", "first_s"), 2), "dask_workers": dask_workers,
-               "dask_speedup_over_flow": round(flow_s / mean("dask", "first_s"), 4),
-               "dask_speedup_over_direct": round(direct_s / mean("dask", "first_s"), 4)} if dask else {}
+    on_dask = (
+        {
+            "dask_first": round(mean("dask", "first_s"), 2),
+            "dask_workers": dask_workers,
+            "dask_speedup_over_flow": round(flow_s / mean("dask", "first_s"), 4),
+            "dask_speedup_over_direct": round(direct_s / mean("dask", "first_s"), 4),
+        }
+        if dask
+        else {}
+    )
     return {
         "documents": n,
         "batch_size": batch_size,
         "repeat": len(order),
         "corpus_sources": [s.name for s in load_sources()],
-        "machine": {"python": platform.python_version(), "platform": platform.platform(),
-                    "cpus": os.cpu_count(), "load_average_after": os.getloadavg()},
-        "seconds": {"direct_first": round(direct_s, 2), "flow_first": round(flow_s, 2),
-                    "direct_rerun": round(direct_rerun_s, 2), "flow_rerun": round(flow_rerun_s, 2)},
+        "machine": {
+            "python": platform.python_version(),
+            "platform": platform.platform(),
+            "cpus": os.cpu_count(),
+            "load_average_after": os.getloadavg(),
+        },
+        "seconds": {
+            "direct_first": round(direct_s, 2),
+            "flow_first": round(flow_s, 2),
+            "direct_rerun": round(direct_rerun_s, 2),
+            "flow_rerun": round(flow_rerun_s, 2),
+        },
         "dask": on_dask,
         "ratios": {
             "flow_over_direct": round(flow_s / direct_s, 4),
@@ -195,10 +230,14 @@ def run(n: int, batch_size: int, work: Path, api_url: str | None = None, repeat:
             "rerun_over_first_direct": round(direct_rerun_s / direct_s, 4),
         },
         "goals": GOALS,
-        "met": {"flow_over_direct": flow_s / direct_s <= GOALS["flow_over_direct"],
-                "rerun_over_first": flow_rerun_s / flow_s <= GOALS["rerun_over_first"]},
-        "one_off_seconds": {"prefect_server_start": round(server_start_s, 2) if server_start_s else None,
-                            "import_prefect_and_flow": round(import_s, 2)},
+        "met": {
+            "flow_over_direct": flow_s / direct_s <= GOALS["flow_over_direct"],
+            "rerun_over_first": flow_rerun_s / flow_s <= GOALS["rerun_over_first"],
+        },
+        "one_off_seconds": {
+            "prefect_server_start": round(server_start_s, 2) if server_start_s else None,
+            "import_prefect_and_flow": round(import_s, 2),
+        },
         "runs": [{k: v for k, v in r.items() if k != "counts"} for r in runs],
         "warehouses_agree": all(c == counts[0] for c in counts),
         "table_counts": counts[0],
@@ -212,8 +251,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=RESULTS)
     parser.add_argument("--api-url", help="use this running Prefect server (e.g. make serve's) instead of starting one")
     parser.add_argument("--repeat", type=int, default=2, help="first runs per path, in ABBA order (default 2)")
-    parser.add_argument("--dask", action="store_true",
-                        help="also run the flow with its stages on a local Dask cluster (--dask-workers processes)")
+    parser.add_argument(
+        "--dask", action="store_true", help="also run the flow with its stages on a local Dask cluster (--dask-workers processes)"
+    )
     parser.add_argument("--dask-workers", type=int, default=2)
     args = parser.parse_args(argv)
     work = Path(tempfile.mkdtemp(prefix="ingest-bench-prefect-"))
@@ -226,13 +266,17 @@ def main(argv: list[str] | None = None) -> int:
     temporary.write_text(json.dumps(results, indent=2, ensure_ascii=False) + "\n", "utf-8")
     os.replace(temporary, args.out)
     seconds, ratios = results["seconds"], results["ratios"]
-    print(f"{args.n} documents: direct {seconds['direct_first']}s, flow {seconds['flow_first']}s "
-          f"-> flow/direct {ratios['flow_over_direct']} (goal <= {GOALS['flow_over_direct']}); "
-          f"unchanged re-run {seconds['flow_rerun']}s = {ratios['rerun_over_first_flow']:.1%} of the first flow run "
-          f"(goal <= {GOALS['rerun_over_first']:.0%}); warehouses agree: {results['warehouses_agree']}")
+    print(
+        f"{args.n} documents: direct {seconds['direct_first']}s, flow {seconds['flow_first']}s "
+        f"-> flow/direct {ratios['flow_over_direct']} (goal <= {GOALS['flow_over_direct']}); "
+        f"unchanged re-run {seconds['flow_rerun']}s = {ratios['rerun_over_first_flow']:.1%} of the first flow run "
+        f"(goal <= {GOALS['rerun_over_first']:.0%}); warehouses agree: {results['warehouses_agree']}"
+    )
     if results["dask"]:
-        print(f"on Dask ({args.dask_workers} local workers): {results['dask']['dask_first']}s, "
-              f"{results['dask']['dask_speedup_over_flow']}x the flow on one process")
+        print(
+            f"on Dask ({args.dask_workers} local workers): {results['dask']['dask_first']}s, "
+            f"{results['dask']['dask_speedup_over_flow']}x the flow on one process"
+        )
     print(f"written to {args.out}")
     return 0
 

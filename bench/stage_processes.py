@@ -54,8 +54,13 @@ def measure(corpus: Path, scratch: Path, processes: str) -> dict:
     warehouse = scratch / f"w-{processes}-{time.monotonic_ns()}.duckdb"
     script = scratch / "child.py"
     script.write_text(_CHILD, "utf-8")
-    result = subprocess.run([sys.executable, str(script), str(corpus), str(warehouse)], capture_output=True, text=True,
-                            env={**os.environ, "INGEST_STAGE_PROCESSES": processes}, check=True)
+    result = subprocess.run(
+        [sys.executable, str(script), str(corpus), str(warehouse)],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "INGEST_STAGE_PROCESSES": processes},
+        check=True,
+    )
     warehouse.unlink(missing_ok=True)
     return json.loads(result.stdout.strip().splitlines()[-1])
 

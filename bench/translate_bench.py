@@ -215,22 +215,35 @@ def time_to_report(documents: int, settings: ArgosSettings) -> dict:
     with tempfile.TemporaryDirectory(prefix="ingest-bench-report-") as scratch:
         work = Path(scratch)
         corpus.build_corpus(documents, work / "docs")
-        run_pipeline([SEEDS_FOR_WARMUP], work / "warmup.duckdb", None, engine=UntranslatedEngine(),
-                     stage_cache=False)  # loads the NLP models, which both runs then share
+        run_pipeline(
+            [SEEDS_FOR_WARMUP], work / "warmup.duckdb", None, engine=UntranslatedEngine(), stage_cache=False
+        )  # loads the NLP models, which both runs then share
 
         def run(name: str, engine: TranslationEngine, mode: str) -> tuple[float, RunSummary]:
             start = time.perf_counter()
-            summary = run_pipeline([work / "docs"], work / f"{name}.duckdb", work / f"{name}-reports",
-                                   engine=engine, stage_cache=False, translate=mode)
+            summary = run_pipeline(
+                [work / "docs"],
+                work / f"{name}.duckdb",
+                work / f"{name}-reports",
+                engine=engine,
+                stage_cache=False,
+                translate=mode,
+            )
             return time.perf_counter() - start, summary
 
         without, _ = run("without-model", UntranslatedEngine(), "all")
         with private_package_dir():
             installed = packages.install_from_file(real_size_package())
             with_model, summary = run("evidence", ArgosEngine(settings=settings, packages=[installed]), "evidence")
-    return {"documents": documents, "seconds_without_model": without, "seconds_with_model_evidence": with_model,
-            "ratio": with_model / without, "segments_translated_for_the_report": summary.filled,
-            "segments_waiting": summary.waiting, "goal_at_most_2x": with_model / without <= 2}
+    return {
+        "documents": documents,
+        "seconds_without_model": without,
+        "seconds_with_model_evidence": with_model,
+        "ratio": with_model / without,
+        "segments_translated_for_the_report": summary.filled,
+        "segments_waiting": summary.waiting,
+        "goal_at_most_2x": with_model / without <= 2,
+    }
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
@@ -238,8 +251,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--segments", type=int, default=96, help="segments per run")
     parser.add_argument("--rounds", type=int, default=5, help="interleaved repetitions")
     parser.add_argument("--output-tokens", type=int, default=24, help="fixed output length")
-    parser.add_argument("--report-documents", type=int, default=0,
-                        help="also time a complete report on this many documents (0: not)")
+    parser.add_argument(
+        "--report-documents", type=int, default=0, help="also time a complete report on this many documents (0: not)"
+    )
     parser.add_argument("--out", type=Path, default=RESULTS)
     return parser.parse_args(argv)
 
@@ -267,8 +281,11 @@ def main(argv: list[str] | None = None) -> dict:
         "seconds": measured["seconds"],
         "cpu_seconds": measured["cpu_seconds"],
         **summary,
-        "machine": {"cpus": os.cpu_count(), "processor": platform.processor() or platform.machine(),
-                    "ctranslate2": ctranslate2.__version__},
+        "machine": {
+            "cpus": os.cpu_count(),
+            "processor": platform.processor() or platform.machine(),
+            "ctranslate2": ctranslate2.__version__,
+        },
     }
     if args.report_documents:
         report["time_to_report"] = time_to_report(args.report_documents, settings)
@@ -277,12 +294,16 @@ def main(argv: list[str] | None = None) -> dict:
     print(markdown(summary, measured))
     if args.report_documents:
         timing = report["time_to_report"]
-        print(f"\ncomplete report on {timing['documents']} documents: {timing['seconds_without_model']:.1f} s "
-              f"without a model, {timing['seconds_with_model_evidence']:.1f} s with it (--translate evidence, "
-              f"{timing['segments_translated_for_the_report']} segments translated): {timing['ratio']:.2f}x")
-    print(f"\n{len(texts)} segments in {len(paragraphs)} paragraphs, {measured['source_tokens']} source tokens, "
-          f"{args.output_tokens} output tokens each, beam {settings.beam_size}, "
-          f"{args.rounds} rounds; results in {args.out}")
+        print(
+            f"\ncomplete report on {timing['documents']} documents: {timing['seconds_without_model']:.1f} s "
+            f"without a model, {timing['seconds_with_model_evidence']:.1f} s with it (--translate evidence, "
+            f"{timing['segments_translated_for_the_report']} segments translated): {timing['ratio']:.2f}x"
+        )
+    print(
+        f"\n{len(texts)} segments in {len(paragraphs)} paragraphs, {measured['source_tokens']} source tokens, "
+        f"{args.output_tokens} output tokens each, beam {settings.beam_size}, "
+        f"{args.rounds} rounds; results in {args.out}"
+    )
     return report
 
 

@@ -52,13 +52,18 @@ def prefect_executable() -> str:
 
 def base_env() -> dict[str, str]:
     env = dict(os.environ)
-    env.update(PREFECT_HOME=str(home()), PREFECT_PROFILES_PATH=str(profiles_path()),
-               PREFECT_SERVER_ANALYTICS_ENABLED="false", DO_NOT_TRACK="1")
+    env.update(
+        PREFECT_HOME=str(home()),
+        PREFECT_PROFILES_PATH=str(profiles_path()),
+        PREFECT_SERVER_ANALYTICS_ENABLED="false",
+        DO_NOT_TRACK="1",
+    )
     env.pop("PREFECT_API_URL", None)
     return env
 
 
 # ---- PID files ----------------------------------------------------------------------------
+
 
 def pid_file(name: str) -> Path:
     return home() / f"{name}.pid"
@@ -113,6 +118,7 @@ def _reap(pid: int) -> None:
 
 # ---- the profile --------------------------------------------------------------------------
 
+
 def _toml_value(value: object) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
@@ -166,6 +172,7 @@ def profile_api_url() -> str | None:
 
 # ---- server -------------------------------------------------------------------------------
 
+
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
@@ -203,12 +210,16 @@ def server_port() -> int:
         try:
             port = int(configured)
         except ValueError:
-            raise SystemExit(f"PREFECT_SERVER_API_PORT={configured!r} is not a port number; set it to one "
-                             f"(e.g. 4200) or unset it to use the port recorded in {port_file()}") from None
+            raise SystemExit(
+                f"PREFECT_SERVER_API_PORT={configured!r} is not a port number; set it to one "
+                f"(e.g. 4200) or unset it to use the port recorded in {port_file()}"
+            ) from None
         if not port_is_free(port):
-            raise SystemExit(f"PREFECT_SERVER_API_PORT={port}, but port {port} on 127.0.0.1 is in use; "
-                             f"stop what listens there, or unset PREFECT_SERVER_API_PORT to use "
-                             f"the port recorded in {port_file()}")
+            raise SystemExit(
+                f"PREFECT_SERVER_API_PORT={port}, but port {port} on 127.0.0.1 is in use; "
+                f"stop what listens there, or unset PREFECT_SERVER_API_PORT to use "
+                f"the port recorded in {port_file()}"
+            )
         port_file().write_text(f"{port}\n")
         return port
     try:
@@ -219,8 +230,11 @@ def server_port() -> int:
         return recorded
     port = free_port()
     if recorded:
-        print(f"Port {recorded} (recorded in {port_file()}) is in use by another program; "
-              f"using port {port} from now on: the UI address changes.", flush=True)
+        print(
+            f"Port {recorded} (recorded in {port_file()}) is in use by another program; "
+            f"using port {port} from now on: the UI address changes.",
+            flush=True,
+        )
     port_file().write_text(f"{port}\n")
     return port
 
@@ -237,8 +251,10 @@ def server_env(port: int) -> dict[str, str]:
     """
     api_url = f"http://127.0.0.1:{port}/api"
     return base_env() | {
-        "PREFECT_SERVER_API_HOST": "127.0.0.1", "PREFECT_SERVER_API_PORT": str(port),
-        "PREFECT_UI_API_URL": api_url, "PREFECT_UI_URL": api_url.removesuffix("/api"),
+        "PREFECT_SERVER_API_HOST": "127.0.0.1",
+        "PREFECT_SERVER_API_PORT": str(port),
+        "PREFECT_UI_API_URL": api_url,
+        "PREFECT_UI_URL": api_url.removesuffix("/api"),
         "PREFECT_SERVER_LOGS_STREAM_OUT_ENABLED": "true",
         "PREFECT_SERVER_LOGS_STREAM_PUBLISHING_ENABLED": "true",
     }
@@ -248,8 +264,9 @@ def start_process(name: str, args: list[str], env: dict[str, str]) -> subprocess
     logs = home() / "logs"
     logs.mkdir(parents=True, exist_ok=True)
     with (logs / f"{name}.log").open("ab") as log:
-        process = subprocess.Popen(args, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
-                                   stdin=subprocess.DEVNULL, start_new_session=True)
+        process = subprocess.Popen(
+            args, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, start_new_session=True
+        )
     pid_file(name).write_text(f"{process.pid}\n")
     return process
 
@@ -263,8 +280,9 @@ def log_tail(name: str, lines: int = 30) -> str:
 
 def start_server(port: int) -> str:
     api_url = f"http://127.0.0.1:{port}/api"
-    process = start_process("server", [prefect_executable(), "server", "start", "--host", "127.0.0.1",
-                                       "--port", str(port)], server_env(port))
+    process = start_process(
+        "server", [prefect_executable(), "server", "start", "--host", "127.0.0.1", "--port", str(port)], server_env(port)
+    )
     deadline = time.monotonic() + HEALTH_TIMEOUT_S
     while not answers(api_url, timeout=2.0):
         if process.poll() is not None:
@@ -272,8 +290,7 @@ def start_server(port: int) -> str:
             raise SystemExit(f"the Prefect server exited with status {process.returncode}:\n{log_tail('server')}")
         if time.monotonic() > deadline:
             stop_pid("server")
-            raise SystemExit(f"the Prefect server did not become healthy within {HEALTH_TIMEOUT_S:.0f}s:\n"
-                             f"{log_tail('server')}")
+            raise SystemExit(f"the Prefect server did not become healthy within {HEALTH_TIMEOUT_S:.0f}s:\n{log_tail('server')}")
         time.sleep(0.5)
     return api_url
 
@@ -286,8 +303,9 @@ def prefect(args: list[str], api_url: str) -> None:
 
 
 def _api(api_url: str, path: str, body: dict) -> list | dict:
-    request = urllib.request.Request(f"{api_url}{path}", data=json.dumps(body).encode(), method="POST",
-                                     headers={"Content-Type": "application/json"})
+    request = urllib.request.Request(
+        f"{api_url}{path}", data=json.dumps(body).encode(), method="POST", headers={"Content-Type": "application/json"}
+    )
     with urllib.request.urlopen(request, timeout=10) as response:
         return json.loads(response.read())
 
@@ -330,16 +348,16 @@ def serve() -> int:
         stop_pid(name)
     if not api_url:
         port = server_port()
-        print(f"Starting a Prefect server on 127.0.0.1:{port} (home {home()}; the port is kept in "
-              f"{port_file()}) ...", flush=True)
+        print(f"Starting a Prefect server on 127.0.0.1:{port} (home {home()}; the port is kept in {port_file()}) ...", flush=True)
         api_url = start_server(port)
     set_profile_api_url(api_url)
     print(f"Server healthy at {api_url}; creating work pool `{POOL}`, deploying prefect.yaml ...", flush=True)
     prefect(["work-pool", "create", POOL, "--type", "process", "--overwrite"], api_url)
     prefect(["--no-prompt", "deploy", "--all", "--prefect-file", str(ROOT / "prefect.yaml")], api_url)
     print("Starting a worker on the pool ...", flush=True)
-    worker = start_process("worker", [prefect_executable(), "worker", "start", "--pool", POOL],
-                           base_env() | {"PREFECT_API_URL": api_url})
+    worker = start_process(
+        "worker", [prefect_executable(), "worker", "start", "--pool", POOL], base_env() | {"PREFECT_API_URL": api_url}
+    )
     wait_for_worker(api_url, worker)
     announce(api_url)
     return 0
@@ -358,8 +376,10 @@ def announce(api_url: str) -> None:
     ui = api_url.removesuffix("/api")
     ui_api = ui_api_url(ui)
     if ui_api != api_url:  # a server started by an older `make serve`: its UI cannot reach it
-        print(f"Warning: this server's UI talks to {ui_api or 'no API'} instead of {api_url}, so its pages "
-              f"say \"Can't connect to Server API\"; `make stop && make serve` restarts it with the right address.")
+        print(
+            f"Warning: this server's UI talks to {ui_api or 'no API'} instead of {api_url}, so its pages "
+            f'say "Can\'t connect to Server API"; `make stop && make serve` restarts it with the right address.'
+        )
     if profiles_path() == (ROOT / ".prefect" / "profiles.toml").resolve():
         where = f"from this folder prefect.toml points Prefect at {profiles_path()},"
     else:

@@ -51,7 +51,7 @@ CASES = {
 # The inputs as the issue gave them: (case, characters).
 ISSUE = [("fullwidth_digits", 300_003), ("ideographic_stops", 300_000), ("percent", 120_000)]
 
-CHILD = r'''
+CHILD = r"""
 import cProfile, io, json, pstats, sys, time
 from pathlib import Path
 from ingest.discover import file_sha256
@@ -81,7 +81,7 @@ if profiler:
     stats.print_callers(4)
     result["profile"] = out.getvalue()
 print(json.dumps(result))
-'''
+"""
 
 
 def measure(case: str, size: int, limit: float, profile: bool, folder: Path) -> dict:
@@ -91,8 +91,13 @@ def measure(case: str, size: int, limit: float, profile: bool, folder: Path) -> 
     warm.write_text("PyTorch 2.5 は H100 で 75% 高速になった。\n", "utf-8")
     env = {**os.environ, "INGEST_MAX_STAGE_SECONDS": "1e9"}  # the stages' own cost, not the budget
     try:
-        done = subprocess.run([sys.executable, "-c", CHILD, str(path), str(warm), "1" if profile else "0"],
-                              capture_output=True, text=True, timeout=limit, env=env)
+        done = subprocess.run(
+            [sys.executable, "-c", CHILD, str(path), str(warm), "1" if profile else "0"],
+            capture_output=True,
+            text=True,
+            timeout=limit,
+            env=env,
+        )
     except subprocess.TimeoutExpired:
         return {"timeout_s": limit}
     if done.returncode != 0:
@@ -108,8 +113,9 @@ def main() -> None:
     parser.add_argument("--limit", type=float, default=300, help="seconds before a case is stopped")
     parser.add_argument("--profile", action="store_true", help="print the functions with the most own time")
     options = parser.parse_args()
-    runs = ISSUE if options.issue else [(case, int(size)) for case in options.cases.split(",")
-                                        for size in options.sizes.split(",")]
+    runs = (
+        ISSUE if options.issue else [(case, int(size)) for case in options.cases.split(",") for size in options.sizes.split(",")]
+    )
     with tempfile.TemporaryDirectory() as folder:
         for case, size in runs:
             result = measure(case, size, options.limit, options.profile, Path(folder))

@@ -74,8 +74,16 @@ class LocalIndex:
     @staticmethod
     def entry(from_code: str, to_code: str, version: str, links: list[str]) -> dict:
         """One package as the Argos index lists it."""
-        return {"type": "translate", "from_code": from_code, "to_code": to_code, "package_version": version,
-                "argos_version": "1.1", "from_name": from_code, "to_name": to_code, "links": links}
+        return {
+            "type": "translate",
+            "from_code": from_code,
+            "to_code": to_code,
+            "package_version": version,
+            "argos_version": "1.1",
+            "from_name": from_code,
+            "to_name": to_code,
+            "links": links,
+        }
 
     def offer(self, archive: Path, name: str | None = None) -> str:
         """Put a package file where the server finds it; returns its name."""
@@ -105,8 +113,10 @@ def local_index(tmp_path_factory):
 @pytest.fixture
 def index_at(monkeypatch):
     """Point argostranslate's index URL (which `ingest models install` reads) somewhere."""
+
     def point(url: str) -> None:
         monkeypatch.setattr(argos_settings, "remote_package_index", url)
+
     return point
 
 

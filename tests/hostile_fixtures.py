@@ -29,8 +29,9 @@ VOLATILE_COLUMNS = {"run_id", "loaded_at", "started_at", "finished_at"}
 
 
 def pytest_configure(config) -> None:
-    config.addinivalue_line("markers", "slow: takes minutes (the 1,000-document soak); runs only when asked "
-                                       "for with -m slow or INGEST_RUN_SLOW=1")
+    config.addinivalue_line(
+        "markers", "slow: takes minutes (the 1,000-document soak); runs only when asked for with -m slow or INGEST_RUN_SLOW=1"
+    )
 
 
 def pytest_collection_modifyitems(config, items) -> None:
@@ -44,6 +45,7 @@ def pytest_collection_modifyitems(config, items) -> None:
 
 
 # ---- one run over a hostile case plus a good article ------------------------------------
+
 
 @dataclass
 class CaseRun:
@@ -69,8 +71,7 @@ class CaseRun:
         from ingest import run_pipeline
         from ingest.translate.engine import UntranslatedEngine
 
-        self.summary = run_pipeline([self.inputs], self.db, self.reports,
-                                    engine=engine or UntranslatedEngine(), **kwargs)
+        self.summary = run_pipeline([self.inputs], self.db, self.reports, engine=engine or UntranslatedEngine(), **kwargs)
         return self.summary
 
     def query(self, sql: str, params: list | None = None) -> list[tuple]:
@@ -99,8 +100,7 @@ class CaseRun:
 
         con = warehouse.connect(self.db, read_only=True)
         try:
-            columns, rows = warehouse.query(con, "SELECT * FROM segments WHERE doc_id = ? ORDER BY seg_idx",
-                                            [self.doc_id(name)])
+            columns, rows = warehouse.query(con, "SELECT * FROM segments WHERE doc_id = ? ORDER BY seg_idx", [self.doc_id(name)])
         finally:
             con.close()
         return [dict(zip(columns, row)) for row in rows]
@@ -125,6 +125,7 @@ def case(tmp_path) -> CaseRun:
 
 # ---- warehouse snapshots ----------------------------------------------------------------
 
+
 def content_tables(con: duckdb.DuckDBPyConnection) -> list[str]:
     from ingest import warehouse
 
@@ -139,9 +140,13 @@ def snapshot(db: Path) -> dict[str, tuple[int, str]]:
     try:
         result = {}
         for table in content_tables(con):
-            columns = [c for c, in con.execute(
-                "SELECT column_name FROM information_schema.columns WHERE table_name = ? ORDER BY ordinal_position",
-                [table]).fetchall() if c not in VOLATILE_COLUMNS]
+            columns = [
+                c
+                for (c,) in con.execute(
+                    "SELECT column_name FROM information_schema.columns WHERE table_name = ? ORDER BY ordinal_position", [table]
+                ).fetchall()
+                if c not in VOLATILE_COLUMNS
+            ]
             rows = con.execute(f"SELECT {', '.join(columns)} FROM {table}").fetchall()
             digest = hashlib.sha256("\n".join(sorted(map(repr, rows))).encode()).hexdigest()
             result[table] = (len(rows), digest)
@@ -159,18 +164,19 @@ def assert_no_partial_documents(db: Path) -> None:
         for table in warehouse.DOCUMENT_TABLES:
             orphans = con.execute(
                 f"SELECT DISTINCT t.doc_id FROM {table} t LEFT JOIN documents d USING (doc_id) "
-                "WHERE d.doc_id IS NULL OR d.status <> 'ok'").fetchall()
+                "WHERE d.doc_id IS NULL OR d.status <> 'ok'"
+            ).fetchall()
             assert orphans == [], f"{table} holds rows of documents that were not loaded whole: {orphans[:5]}"
         duplicates = con.execute("SELECT doc_id, count(*) FROM documents GROUP BY 1 HAVING count(*) > 1").fetchall()
         assert duplicates == []
-        duplicate_segments = con.execute(
-            "SELECT doc_id, seg_idx FROM segments GROUP BY ALL HAVING count(*) > 1").fetchall()
+        duplicate_segments = con.execute("SELECT doc_id, seg_idx FROM segments GROUP BY ALL HAVING count(*) > 1").fetchall()
         assert duplicate_segments == []
     finally:
         con.close()
 
 
 # ---- corpora ----------------------------------------------------------------------------
+
 
 def make_corpus(n: int, out_dir: Path, seed: int = 0) -> Path:
     """`n` articles: the benchmark corpus when bench/corpus.py is there, else seed paragraphs recombined."""
@@ -189,8 +195,7 @@ def make_corpus(n: int, out_dir: Path, seed: int = 0) -> Path:
             manifest.unlink()
         return out_dir
     rng = random.Random(seed)
-    paragraphs = [p for seed_file in sorted(SEEDS.glob("*.txt"))
-                  for p in seed_file.read_text("utf-8").split("\n\n") if p.strip()]
+    paragraphs = [p for seed_file in sorted(SEEDS.glob("*.txt")) for p in seed_file.read_text("utf-8").split("\n\n") if p.strip()]
     out_dir.mkdir(parents=True, exist_ok=True)
     for i in range(n):
         body = "\n\n".join(rng.sample(paragraphs, k=min(len(paragraphs), rng.randint(4, 12))))
@@ -199,6 +204,7 @@ def make_corpus(n: int, out_dir: Path, seed: int = 0) -> Path:
 
 
 # ---- processes --------------------------------------------------------------------------
+
 
 def duckdb_cli_binary() -> Path | None:
     """The real duckdb CLI executable (the .venv/bin/duckdb wrapper would add a process)."""
@@ -220,10 +226,15 @@ class LockHolder:
                 pytest.skip("the duckdb CLI binary is not installed")
             command = [str(binary), str(db)]
         else:
-            command = [sys.executable, "-c", "import duckdb, sys; con = duckdb.connect(sys.argv[1]); "
-                       "print('ready', flush=True); sys.stdin.read()", str(db)]
-        self.process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                        stderr=subprocess.DEVNULL, text=True)
+            command = [
+                sys.executable,
+                "-c",
+                "import duckdb, sys; con = duckdb.connect(sys.argv[1]); print('ready', flush=True); sys.stdin.read()",
+                str(db),
+            ]
+        self.process = subprocess.Popen(
+            command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True
+        )
         if kind == "duckdb-cli":
             self.process.stdin.write(".print ready\n")  # answered once the CLI has the file open
             self.process.stdin.flush()
@@ -263,7 +274,7 @@ def lock_holder():
 
 # The child pauses inside the transaction of its `pause_at`-th COMMIT (its earlier
 # transactions are committed) and says so on stdout, so the parent can SIGKILL it there.
-_KILLABLE_CHILD = textwrap.dedent('''
+_KILLABLE_CHILD = textwrap.dedent("""
     import sys, time
     from pathlib import Path
     from ingest import warehouse
@@ -299,13 +310,18 @@ _KILLABLE_CHILD = textwrap.dedent('''
     print("STARTED", flush=True)
     pipeline.run_pipeline([Path(inputs)], db, None, engine=UntranslatedEngine(), **options)
     print("FINISHED", flush=True)
-''')
+""")
 
 
 def run_and_kill_mid_load(inputs: Path, db: Path, pause_at: int, batch: int, timeout: float = 600) -> str:
     """Run the pipeline in a subprocess and SIGKILL it inside a load transaction; return its last line."""
-    child = subprocess.Popen([sys.executable, "-c", _KILLABLE_CHILD, str(inputs), str(db), str(pause_at), str(batch)],
-                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, cwd=ROOT)
+    child = subprocess.Popen(
+        [sys.executable, "-c", _KILLABLE_CHILD, str(inputs), str(db), str(pause_at), str(batch)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+        cwd=ROOT,
+    )
     last = ""
     try:
         deadline = time.monotonic() + timeout

@@ -77,7 +77,8 @@ def trafilatura_alone(html: str) -> Reading:
 
 def score(reading: Reading, text: str, title: str | None, date: dt.date | None) -> Score:
     same_title = (reading.title is None and title is None) or (
-        reading.title is not None and title is not None and normalized(reading.title) == normalized(title))
+        reading.title is not None and title is not None and normalized(reading.title) == normalized(title)
+    )
     return Score(f1(text, reading.text), same_title, reading.date == date)
 
 

@@ -41,8 +41,7 @@ def process_alive(pid: int) -> bool:
     except OSError:
         return False
     try:
-        state = next(line for line in Path(f"/proc/{pid}/status").read_text().splitlines()
-                     if line.startswith("State:"))
+        state = next(line for line in Path(f"/proc/{pid}/status").read_text().splitlines() if line.startswith("State:"))
     except (OSError, StopIteration):
         return True
     return "Z" not in state.split()[1]
@@ -90,8 +89,7 @@ def served(tmp_path_factory) -> Served:
     home = tmp_path_factory.mktemp("prefect-home")
     env = serve_env(home)
     started = subprocess.run([MAKE, "serve"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
-    pids = {name: int((home / f"{name}.pid").read_text()) for name in ("server", "worker")
-            if (home / f"{name}.pid").exists()}
+    pids = {name: int((home / f"{name}.pid").read_text()) for name in ("server", "worker") if (home / f"{name}.pid").exists()}
     if started.returncode != 0:
         subprocess.run([MAKE, "stop"], cwd=ROOT, env=env, capture_output=True, timeout=120)
         stop_by_pid(pids)
@@ -131,8 +129,9 @@ def api_post(api_url: str, path: str, body: dict) -> list | dict:
     import json
     import urllib.request
 
-    request = urllib.request.Request(f"{api_url}{path}", data=json.dumps(body).encode(),
-                                     headers={"Content-Type": "application/json"}, method="POST")
+    request = urllib.request.Request(
+        f"{api_url}{path}", data=json.dumps(body).encode(), headers={"Content-Type": "application/json"}, method="POST"
+    )
     with urllib.request.urlopen(request, timeout=30) as response:
         return json.loads(response.read())
 

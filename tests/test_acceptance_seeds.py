@@ -19,8 +19,9 @@ def test_languages(seeded_con):
 
 
 def _conflicts(con):
-    return con.execute("SELECT subject, attribute, release, doc_a, doc_b, value_a, value_b, kind, severity "
-                       "FROM conflicts").fetchall()
+    return con.execute(
+        "SELECT subject, attribute, release, doc_a, doc_b, value_a, value_b, kind, severity FROM conflicts"
+    ).fetchall()
 
 
 def test_flexattention_maturity_conflict(seeded_con):
@@ -58,7 +59,8 @@ def test_no_conflict_across_releases_or_unrelated_documents(seeded_con):
     contradictions = seeded_con.execute(
         "SELECT c.doc_a, c.doc_b, a.release, b.release FROM conflicts c "
         "JOIN claims a ON a.claim_id = c.claim_a JOIN claims b ON b.claim_id = c.claim_b "
-        "WHERE c.severity = 'contradiction'").fetchall()
+        "WHERE c.severity = 'contradiction'"
+    ).fetchall()
     assert contradictions, "the seeds do contradict each other"
     for doc_a, doc_b, release_a, release_b in contradictions:
         assert release_a == release_b == "pytorch 2.5"
@@ -69,8 +71,7 @@ def test_no_conflict_across_releases_or_unrelated_documents(seeded_con):
 
 def test_shared_number_on_different_subjects_is_not_a_conflict(seeded_con):
     # 001 reports a 20% latency gain (max-autotune), 002 a 20% goodput gain (C++11 ABI): nothing groups them.
-    assert seeded_con.execute(
-        "SELECT count(*) FROM corroborations WHERE value = '20%'").fetchone()[0] == 0
+    assert seeded_con.execute("SELECT count(*) FROM corroborations WHERE value = '20%'").fetchone()[0] == 0
     assert seeded_con.execute("SELECT count(*) FROM conflicts WHERE '20%' IN (value_a, value_b)").fetchone()[0] == 0
     twenty = seeded_con.execute("SELECT DISTINCT subject FROM claims WHERE value = '20%'").fetchall()
     assert len(twenty) >= 2
@@ -101,8 +102,10 @@ def test_reports_written_and_name_the_contradictions(seeded_warehouse):
 
 
 def test_the_two_contradictions_are_undecided_one_source_against_one(seeded_con):
-    rows = seeded_con.execute("SELECT subject, arbiter, confidence FROM conflicts WHERE severity = 'contradiction' "
-                              "AND kind = 'maturity_conflict' ORDER BY subject").fetchall()
+    rows = seeded_con.execute(
+        "SELECT subject, arbiter, confidence FROM conflicts WHERE severity = 'contradiction' "
+        "AND kind = 'maturity_conflict' ORDER BY subject"
+    ).fetchall()
     assert [r[0] for r in rows] == ["flexattention", "intel-gpu-support"]
     assert all(arbiter.startswith("undecided") and confidence >= 0.7 for _, arbiter, confidence in rows)
 

@@ -19,9 +19,30 @@ pytestmark = pytest.mark.timeout(900)
 
 def test_the_benchmark_writes_its_results_and_goals(tmp_path):
     out = tmp_path / "latest.json"
-    completed = subprocess.run([sys.executable, "-m", "bench", "--sizes", "12", "--stage-size", "12", "--refs", "",
-                                "--no-translate", "--no-prefect", "--no-readme", "--workdir", str(tmp_path / "work"),
-                                "--out", str(out)], cwd=ROOT, capture_output=True, text=True, timeout=900)
+    completed = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "bench",
+            "--sizes",
+            "12",
+            "--stage-size",
+            "12",
+            "--refs",
+            "",
+            "--no-translate",
+            "--no-prefect",
+            "--no-readme",
+            "--workdir",
+            str(tmp_path / "work"),
+            "--out",
+            str(out),
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
     assert completed.returncode == 0, completed.stderr[-3000:]
     results = json.loads(out.read_text("utf-8"))
     run = results["runs"]["12"]

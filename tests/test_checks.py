@@ -18,28 +18,37 @@ def ingest(tmp_path, files: dict[str, str]):
 
 
 def test_values_that_agree_at_their_precision_corroborate(tmp_path):
-    con = ingest(tmp_path, {
-        "a.txt": "PyTorch 2.5 発表\nZeRO++ のスループットは 3 倍に向上した。",
-        "b.txt": "PyTorch 2.5 发布\nZeRO++ 的吞吐提高了 3.0 倍。",
-    })
+    con = ingest(
+        tmp_path,
+        {
+            "a.txt": "PyTorch 2.5 発表\nZeRO++ のスループットは 3 倍に向上した。",
+            "b.txt": "PyTorch 2.5 发布\nZeRO++ 的吞吐提高了 3.0 倍。",
+        },
+    )
     assert con.execute("SELECT count(*) FROM conflicts WHERE severity = 'contradiction'").fetchone()[0] == 0
     assert con.execute("SELECT value FROM corroborations WHERE subject = 'zeropp'").fetchall() == [("3x",)]
 
 
 def test_different_values_for_the_same_release_contradict(tmp_path):
-    con = ingest(tmp_path, {
-        "a.txt": "PyTorch 2.5 発表\nZeRO++ のスループットは 2 倍に向上した。",
-        "b.txt": "PyTorch 2.5 发布\nZeRO++ 的吞吐提高了 20 倍。",
-    })
+    con = ingest(
+        tmp_path,
+        {
+            "a.txt": "PyTorch 2.5 発表\nZeRO++ のスループットは 2 倍に向上した。",
+            "b.txt": "PyTorch 2.5 发布\nZeRO++ 的吞吐提高了 20 倍。",
+        },
+    )
     rows = con.execute("SELECT kind, value_a, value_b FROM conflicts WHERE severity = 'contradiction'").fetchall()
     assert rows == [("value_conflict", "2x", "20x")]
 
 
 def test_different_releases_never_conflict(tmp_path):
-    con = ingest(tmp_path, {
-        "a.txt": "PyTorch 2.4 発表\n[Prototype] FlexAttention\n説明。",
-        "b.txt": "PyTorch 2.5 发布\n[Beta] FlexAttention\n说明。",
-    })
+    con = ingest(
+        tmp_path,
+        {
+            "a.txt": "PyTorch 2.4 発表\n[Prototype] FlexAttention\n説明。",
+            "b.txt": "PyTorch 2.5 发布\n[Beta] FlexAttention\n说明。",
+        },
+    )
     assert con.execute("SELECT count(*) FROM conflicts").fetchone()[0] == 0
 
 
@@ -49,13 +58,15 @@ def test_one_source_alone_is_never_flagged(tmp_path):
 
 
 def test_three_sources_name_the_outlier(tmp_path):
-    con = ingest(tmp_path, {
-        "a.txt": "PyTorch 2.5 発表\n[Beta] FlexAttention\n本文。",
-        "b.txt": "PyTorch 2.5 发布\n[Beta] FlexAttention\n正文。",
-        "c.txt": "PyTorch 2.5 发布\n[Prototype] FlexAttention\n正文。",
-    })
-    documents, outliers = con.execute(
-        "SELECT documents, outliers FROM corroborations WHERE subject = 'flexattention'").fetchone()
+    con = ingest(
+        tmp_path,
+        {
+            "a.txt": "PyTorch 2.5 発表\n[Beta] FlexAttention\n本文。",
+            "b.txt": "PyTorch 2.5 发布\n[Beta] FlexAttention\n正文。",
+            "c.txt": "PyTorch 2.5 发布\n[Prototype] FlexAttention\n正文。",
+        },
+    )
+    documents, outliers = con.execute("SELECT documents, outliers FROM corroborations WHERE subject = 'flexattention'").fetchone()
     assert documents == ["in/a.txt", "in/b.txt"] and outliers == ["in/c.txt"]
 
 
@@ -86,43 +97,59 @@ def test_unaltered_translations_are_aligned_and_not_flagged(tmp_path):
 def test_supported_versions_corroborate_and_never_conflict(tmp_path):
     """A release supports several Python versions: 3.11 in one article and 3.12 in another is no
     contradiction, and two independent articles naming 3.12 corroborate it."""
-    con = ingest(tmp_path, {
-        "a.txt": "PyTorch 2.4 発表\nPyTorch 2.4 は Python 3.12 に対応した。",
-        "b.txt": "PyTorch 2.4 发布\nPyTorch 2.4 新增支持 Python 3.12。",
-        "c.txt": "PyTorch 2.4 released\nPyTorch 2.4 adds support for Python 3.11.",
-    })
+    con = ingest(
+        tmp_path,
+        {
+            "a.txt": "PyTorch 2.4 発表\nPyTorch 2.4 は Python 3.12 に対応した。",
+            "b.txt": "PyTorch 2.4 发布\nPyTorch 2.4 新增支持 Python 3.12。",
+            "c.txt": "PyTorch 2.4 released\nPyTorch 2.4 adds support for Python 3.11.",
+        },
+    )
     assert con.execute("SELECT count(*) FROM conflicts").fetchone()[0] == 0
-    assert con.execute("SELECT value, n_sources, outliers FROM corroborations WHERE attribute = 'supports_python'"
-                       ).fetchall() == [("3.12", 2, [])]
+    assert con.execute(
+        "SELECT value, n_sources, outliers FROM corroborations WHERE attribute = 'supports_python'"
+    ).fetchall() == [("3.12", 2, [])]
 
 
 def test_dependency_versions_a_release_drops_or_names_corroborate(tmp_path):
     """The versions a word ending support points at (and those a list joins to them) are dropped,
     the others named; a comma stops the word, so the versions migrated to are not dropped."""
-    con = ingest(tmp_path, {
-        "a.txt": "PyTorch 1.13 発表\nCUDA 11.6 および 11.7 が導入され、CUDA 10.2 および 11.3 はサポートされなくなり、"
-                 "CUDA 11.6 および 11.7 への移行が完了しました。",
-        "b.txt": "PyTorch 1.13 发布\n我们弃用了CUDA 10.2和11.3，并完成了CUDA 11.6和11.7的迁移。",
-    })
+    con = ingest(
+        tmp_path,
+        {
+            "a.txt": "PyTorch 1.13 発表\nCUDA 11.6 および 11.7 が導入され、CUDA 10.2 および 11.3 はサポートされなくなり、"
+            "CUDA 11.6 および 11.7 への移行が完了しました。",
+            "b.txt": "PyTorch 1.13 发布\n我们弃用了CUDA 10.2和11.3，并完成了CUDA 11.6和11.7的迁移。",
+        },
+    )
     assert con.execute("SELECT count(*) FROM conflicts").fetchone()[0] == 0
-    assert con.execute("SELECT attribute, value, n_sources FROM corroborations WHERE subject = 'pytorch' "
-                       "ORDER BY attribute, value").fetchall() == [
-        ("drops_cuda", "10.2", 2), ("drops_cuda", "11.3", 2), ("mentions_cuda", "11.6", 2), ("mentions_cuda", "11.7", 2)]
+    assert con.execute(
+        "SELECT attribute, value, n_sources FROM corroborations WHERE subject = 'pytorch' ORDER BY attribute, value"
+    ).fetchall() == [
+        ("drops_cuda", "10.2", 2),
+        ("drops_cuda", "11.3", 2),
+        ("mentions_cuda", "11.6", 2),
+        ("mentions_cuda", "11.7", 2),
+    ]
 
 
 def test_what_a_named_feature_offloads_to_corroborates_whatever_the_release(tmp_path):
     """An offload target is the feature's, not one release's: an article without a release and one
     about DeepSpeed 0.15.0 agree; a default backend stays with its release."""
-    con = ingest(tmp_path, {
-        "a.txt": "DeepSpeed on Windows\nZeRO-Inferenceは、CPUまたはNVMeメモリにオフロードする。",
-        "b.txt": "DeepSpeed 0.15.0 发布\nZeRO-Inference 将模型权重卸载到 CPU 或 NVMe。",
-        "c.txt": "PyTorch 2.4 发布\n将 TCPStore 的默认服务器后端切换为 libuv。",
-        "d.txt": "PyTorch 2.5 released\nThe default TCPStore server backend is libuv.",
-    })
+    con = ingest(
+        tmp_path,
+        {
+            "a.txt": "DeepSpeed on Windows\nZeRO-Inferenceは、CPUまたはNVMeメモリにオフロードする。",
+            "b.txt": "DeepSpeed 0.15.0 发布\nZeRO-Inference 将模型权重卸载到 CPU 或 NVMe。",
+            "c.txt": "PyTorch 2.4 发布\n将 TCPStore 的默认服务器后端切换为 libuv。",
+            "d.txt": "PyTorch 2.5 released\nThe default TCPStore server backend is libuv.",
+        },
+    )
     assert con.execute("SELECT count(*) FROM conflicts").fetchone()[0] == 0
-    assert con.execute("SELECT subject, attribute, value, release, n_sources FROM corroborations "
-                       "WHERE attribute IN ('offload_target', 'default_backend') ORDER BY value").fetchall() == [
-        ("zero-inference", "offload_target", "cpu", None, 2), ("zero-inference", "offload_target", "nvme", None, 2)]
+    assert con.execute(
+        "SELECT subject, attribute, value, release, n_sources FROM corroborations "
+        "WHERE attribute IN ('offload_target', 'default_backend') ORDER BY value"
+    ).fetchall() == [("zero-inference", "offload_target", "cpu", None, 2), ("zero-inference", "offload_target", "nvme", None, 2)]
 
 
 def _segments(texts: list[str], lang: str) -> list:

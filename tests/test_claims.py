@@ -11,8 +11,10 @@ from ingest.segment import segment
 
 
 def claims_of(text: str, lang: str, fmt: str = "text", release: str | None = "pytorch 2.5"):
-    inputs = [SegmentInput(s.seg_idx, s.kind, lang, s.text, None, s.section, find_entities(s.text, lang))
-              for s in segment(clean(text, fmt))]
+    inputs = [
+        SegmentInput(s.seg_idx, s.kind, lang, s.text, None, s.section, find_entities(s.text, lang))
+        for s in segment(clean(text, fmt))
+    ]
     return build_claims("doc", lang, release, inputs)
 
 
@@ -40,15 +42,20 @@ def test_value_subject_falls_back_to_the_section_heading_and_keeps_the_baseline(
     text = "[Beta] SDPA 的 cuDNN 后端\n在 NVIDIA H100 GPU 上,这可以提供比 FlashAttentionV2 高达 75% 的速度提升。"
     (claim,) = [c for c in claims_of(text, "zh") if c.attribute == "speedup"]
     assert (claim.subject, claim.value, claim.qualifier, claim.baseline) == (
-        "cudnn-sdpa-backend", "75%", "up_to", "flashattentionv2")
+        "cudnn-sdpa-backend",
+        "75%",
+        "up_to",
+        "flashattentionv2",
+    )
     assert claim.conditions == "hw=nvidia-h100"
-    assert claim.evidence[claim.char_start:claim.char_end] == "75%"
+    assert claim.evidence[claim.char_start : claim.char_end] == "75%"
 
 
 def test_maturity_from_bracket_headings_and_sentences():
     assert ("flexattention", "maturity", "prototype", "exact") in facts(claims_of("[Prototype] FlexAttention\n本文。", "zh"))
     assert ("flexattention", "maturity", "beta", "exact") in facts(
-        claims_of("さらに、ベータ機能として、FlexAttention APIが導入された。", "ja"))
+        claims_of("さらに、ベータ機能として、FlexAttention APIが導入された。", "ja")
+    )
 
 
 def test_maturity_section_headings_set_the_maturity_of_the_features_under_them():
@@ -64,8 +71,9 @@ def test_a_performance_section_ends_the_maturity_section():
 
 
 def test_table_header_columns_set_maturity():
-    text = ("| **Beta** | **原型** | **性能改进** |\n| --- | --- | --- |\n"
-            "| Python 3.12 支持 torch.compile | FSDP2 | libuv 后端 |\n")
+    text = (
+        "| **Beta** | **原型** | **性能改进** |\n| --- | --- | --- |\n| Python 3.12 支持 torch.compile | FSDP2 | libuv 后端 |\n"
+    )
     found = {(c.subject, c.value) for c in claims_of(text, "zh", fmt="markdown", release="pytorch 2.4")}
     assert found == {("python-3-12-compile", "beta"), ("fsdp2", "prototype")}
 
@@ -73,8 +81,10 @@ def test_table_header_columns_set_maturity():
 def test_an_empty_cell_keeps_its_column_under_its_header():
     """PyTorch 2.1's table: its Stable column is empty, so its Beta features stand in the second
     column (dropping the empty cell had made them stable)."""
-    text = ("| **Stable** | **Beta** | **Prototype** |\n|---|---|---|\n"
-            "|  | _torch.compile_ + NumPy | _torch.export()_ |\n|  | Automatic Dynamic Shapes |  |\n")
+    text = (
+        "| **Stable** | **Beta** | **Prototype** |\n|---|---|---|\n"
+        "|  | _torch.compile_ + NumPy | _torch.export()_ |\n|  | Automatic Dynamic Shapes |  |\n"
+    )
     found = {(c.subject, c.value) for c in claims_of(text, "en", fmt="markdown", release="pytorch 2.1")}
     assert found == {("torch-compile", "beta"), ("torch-export", "prototype"), ("automatic-dynamic-shapes", "beta")}
 
@@ -82,7 +92,9 @@ def test_an_empty_cell_keeps_its_column_under_its_header():
 def test_release_wide_counts_belong_to_the_release_product():
     claims = claims_of("此版本由 504 位贡献者自 PyTorch 2.4 以来的 4095 次提交组成。", "zh")
     assert {(c.subject, c.attribute, c.value_num, c.release) for c in claims} == {
-        ("pytorch", "contributors", 504, "pytorch 2.5"), ("pytorch", "commits", 4095, "pytorch 2.5")}
+        ("pytorch", "contributors", 504, "pytorch 2.5"),
+        ("pytorch", "commits", 4095, "pytorch 2.5"),
+    }
 
 
 def test_numbers_without_a_nameable_subject_make_no_claim():
@@ -96,8 +108,10 @@ def test_names_the_glossary_does_not_know_are_subjects_by_their_slug():
 
 def test_the_body_wins_over_a_title_that_names_another_release_and_the_title_is_noted():
     title = "PyTorch 2.5 发布博客"
-    body = [SegmentInput(i, "paragraph", "zh", "PyTorch 2.4 更新", None, None, find_entities("PyTorch 2.4 更新", "zh"))
-            for i in range(3)]
+    body = [
+        SegmentInput(i, "paragraph", "zh", "PyTorch 2.4 更新", None, None, find_entities("PyTorch 2.4 更新", "zh"))
+        for i in range(3)
+    ]
     described = document_release(title, find_entities(title, "zh"), body)
     assert (described.release, described.source) == ("pytorch 2.4", "body")
     assert "pytorch 2.5" in described.note
@@ -120,16 +134,20 @@ def supported(claims) -> set[tuple]:
 
 
 def test_a_supported_dependency_version_is_a_set_valued_claim_of_the_release_in_three_languages():
-    for text, lang in (("PyTorch 2.4 引入了多項新功能,包括支援 Python 3.12、AOTInductor 凍結功能。", "zh"),
-                       ("torch.compile now includes support for Python 3.12.", "en"),
-                       ("PyTorch 2.4 では Python 3.12 に対応した。", "ja")):
+    for text, lang in (
+        ("PyTorch 2.4 引入了多項新功能,包括支援 Python 3.12、AOTInductor 凍結功能。", "zh"),
+        ("torch.compile now includes support for Python 3.12.", "en"),
+        ("PyTorch 2.4 では Python 3.12 に対応した。", "ja"),
+    ):
         assert supported(claims_of(text, lang, release="pytorch 2.4")) == {
-            ("pytorch", "supports_python", "3.12", "pytorch 2.4", True)}, text
+            ("pytorch", "supports_python", "3.12", "pytorch 2.4", True)
+        }, text
 
 
 def test_a_support_word_takes_the_nearest_version_and_an_ended_support_takes_none():
     assert supported(claims_of("CUDA 11是第一个支持C++17的CUDA版本。", "zh", release="pytorch 1.13")) == {
-        ("pytorch", "supports_cpp", "17", "pytorch 1.13", True)}
+        ("pytorch", "supports_cpp", "17", "pytorch 1.13", True)
+    }
     assert supported(claims_of("CUDA 10.2 および 11.3 はサポートされなくなりました。", "ja", release="pytorch 1.13")) == set()
     assert supported(claims_of("PyTorch no longer supports CUDA 10.2.", "en", release="pytorch 1.13")) == set()
 
@@ -142,26 +160,35 @@ def test_a_version_without_a_support_word_or_of_the_release_product_itself_is_no
 def test_a_supported_version_belongs_to_the_release_its_sentence_is_about():
     text = "従来のPyTorch 2.4では、主にPython 3.12対応に焦点が当てられていた。"
     assert supported(claims_of(text, "ja", release="pytorch 2.5")) == {
-        ("pytorch", "supports_python", "3.12", "pytorch 2.4", True)}
+        ("pytorch", "supports_python", "3.12", "pytorch 2.4", True)
+    }
     since = "自 PyTorch 2.4 以来,新增支持 Python 3.12。"
     assert {c.release for c in claims_of(since, "zh", release="pytorch 2.5") if c.attribute == "supports_python"} == {
-        "pytorch 2.5"}
+        "pytorch 2.5"
+    }
 
 
 def related(claims) -> set[tuple]:
-    return {(c.subject, c.attribute, c.value, c.set_valued) for c in claims
-            if c.attribute in ("offload_target", "default_backend")}
+    return {
+        (c.subject, c.attribute, c.value, c.set_valued) for c in claims if c.attribute in ("offload_target", "default_backend")
+    }
 
 
 def test_a_value_named_in_words_is_a_set_valued_relation_claim_of_the_nearest_subject():
-    for text, lang in (("ZeRO-Infinityは、モデルの重みをCPUまたはNVMeメモリにオフロードする。", "ja"),
-                       ("ZeRO-Infinity 将模型状态卸载到 CPU 或 NVMe。", "zh"),
-                       ("ZeRO-Infinity offloads model states to CPU or NVMe memory.", "en")):
+    for text, lang in (
+        ("ZeRO-Infinityは、モデルの重みをCPUまたはNVMeメモリにオフロードする。", "ja"),
+        ("ZeRO-Infinity 将模型状态卸载到 CPU 或 NVMe。", "zh"),
+        ("ZeRO-Infinity offloads model states to CPU or NVMe memory.", "en"),
+    ):
         assert related(claims_of(text, lang, release=None)) == {
-            ("zero-infinity", "offload_target", "cpu", True), ("zero-infinity", "offload_target", "nvme", True)}, text
-    for text, lang in (("[Beta] 将 FooStore 的默认服务器后端切换为 libuv", "zh"),
-                       ("以及基於 libuv 的 FooStore 預設伺服器後端", "zh"),
-                       ("The default FooStore server backend is now libuv.", "en")):
+            ("zero-infinity", "offload_target", "cpu", True),
+            ("zero-infinity", "offload_target", "nvme", True),
+        }, text
+    for text, lang in (
+        ("[Beta] 将 FooStore 的默认服务器后端切换为 libuv", "zh"),
+        ("以及基於 libuv 的 FooStore 預設伺服器後端", "zh"),
+        ("The default FooStore server backend is now libuv.", "en"),
+    ):
         assert related(claims_of(text, lang, release=None)) == {("foostore", "default_backend", "libuv", True)}, text
 
 
@@ -173,4 +200,5 @@ def test_a_relation_without_a_subject_or_with_a_sentence_word_for_its_value_make
 def test_support_that_ends_after_the_version_is_no_supported_version():
     assert supported(claims_of("Support for CUDA 11.6 ends with this release.", "en", release="pytorch 2.4")) == set()
     assert supported(claims_of("Added support for Python 3.12 and dropout fixes.", "en", release="pytorch 2.4")) == {
-        ("pytorch", "supports_python", "3.12", "pytorch 2.4", True)}
+        ("pytorch", "supports_python", "3.12", "pytorch 2.4", True)
+    }

@@ -29,8 +29,12 @@ def _contradictions(tmp_path, texts: dict[str, str], name: str) -> set[tuple]:
     run_pipeline([folder], db, None, engine=UntranslatedEngine(), stage_cache=False)
     con = warehouse.connect(db, read_only=True)
     try:
-        return set(con.execute("SELECT subject, attribute, value_a, value_b FROM conflicts "
-                               "WHERE severity = 'contradiction' AND kind LIKE '%_conflict'").fetchall())
+        return set(
+            con.execute(
+                "SELECT subject, attribute, value_a, value_b FROM conflicts "
+                "WHERE severity = 'contradiction' AND kind LIKE '%_conflict'"
+            ).fetchall()
+        )
     finally:
         con.close()
 

@@ -11,16 +11,24 @@ def kinds_texts(cleaned):
 
 
 def test_html_drops_scripts_styles_frames_and_keeps_structure():
-    html = ("<html><head><style>p{}</style><script>alert(1)</script></head><body><nav>Menu</nav>"
-            "<h1>Title ７５％</h1><p>Hello <b>world</b>.</p><iframe src=x></iframe>"
-            "<ul><li>one</li></ul><table><tr><td>a</td><td>b</td></tr></table></body></html>")
+    html = (
+        "<html><head><style>p{}</style><script>alert(1)</script></head><body><nav>Menu</nav>"
+        "<h1>Title ７５％</h1><p>Hello <b>world</b>.</p><iframe src=x></iframe>"
+        "<ul><li>one</li></ul><table><tr><td>a</td><td>b</td></tr></table></body></html>"
+    )
     assert kinds_texts(clean(html, "html")) == [
-        (HEADING, "Title 75%"), (PARAGRAPH, "Hello world."), (LIST_ITEM, "one"), (TABLE_ROW, "a | b")]
+        (HEADING, "Title 75%"),
+        (PARAGRAPH, "Hello world."),
+        (LIST_ITEM, "one"),
+        (TABLE_ROW, "a | b"),
+    ]
 
 
 def test_markdown_links_keep_text_images_and_code_blocks_dropped_front_matter_parsed():
-    md = ("---\ntitle: \"T\"\ndate: 2024-07-24\n---\n# Head\n\nSee [the docs](https://x.y) ![img](a.png)\n\n"
-          "```\ncode()\n```\n\n- item `torch.compile`\n")
+    md = (
+        '---\ntitle: "T"\ndate: 2024-07-24\n---\n# Head\n\nSee [the docs](https://x.y) ![img](a.png)\n\n'
+        "```\ncode()\n```\n\n- item `torch.compile`\n"
+    )
     cleaned = clean(md, "markdown")
     assert cleaned.declared["title"] == "T"
     assert kinds_texts(cleaned) == [(HEADING, "Head"), (PARAGRAPH, "See the docs"), (LIST_ITEM, "item torch.compile")]
@@ -48,7 +56,7 @@ def test_plain_text_headings_and_code_lines():
 def test_block_offsets_point_into_the_text():
     cleaned = clean("一行目。\n\n二行目。", "text")
     for offset, block in cleaned.block_offsets():
-        assert cleaned.text[offset:offset + len(block.text)] == block.text
+        assert cleaned.text[offset : offset + len(block.text)] == block.text
 
 
 def test_markdown_table_keeps_empty_cells_as_columns():
@@ -56,7 +64,10 @@ def test_markdown_table_keeps_empty_cells_as_columns():
     rows = [b.text for b in clean(md, "markdown").blocks]
     assert rows == ["Stable | Beta | Prototype", "| NumPy | export", "a |  |"]
     assert [[row[s:e] for s, e in cell_spans(row)] for row in rows] == [
-        ["Stable", "Beta", "Prototype"], ["", "NumPy", "export"], ["a", "", ""]]
+        ["Stable", "Beta", "Prototype"],
+        ["", "NumPy", "export"],
+        ["a", "", ""],
+    ]
 
 
 def test_markdown_table_pipes_inside_code_spans():
@@ -73,11 +84,16 @@ MERGED_HEADER_TABLE = (
     "<tr><td>max_size</td><td>10</td><td>10</td><td>Connections kept open at most</td></tr>"
     "<tr><td>min_idle</td><td></td><td>2</td><td>Connections kept open while idle</td></tr>"
     '<tr><td rowspan="2">lifetime</td><td>30 min</td><td>1 h</td><td></td></tr>'
-    "<tr><td>5 min</td><td>10 min</td><td>idle</td></tr></tbody></table>\n")
-MERGED_HEADER_ROWS = [["Setting", "Default", "", "Meaning"], ["", "2.2", "2.3", ""],
-                      ["max_size", "10", "10", "Connections kept open at most"],
-                      ["min_idle", "", "2", "Connections kept open while idle"], ["lifetime", "30 min", "1 h", ""],
-                      ["", "5 min", "10 min", "idle"]]
+    "<tr><td>5 min</td><td>10 min</td><td>idle</td></tr></tbody></table>\n"
+)
+MERGED_HEADER_ROWS = [
+    ["Setting", "Default", "", "Meaning"],
+    ["", "2.2", "2.3", ""],
+    ["max_size", "10", "10", "Connections kept open at most"],
+    ["min_idle", "", "2", "Connections kept open while idle"],
+    ["lifetime", "30 min", "1 h", ""],
+    ["", "5 min", "10 min", "idle"],
+]
 
 
 def table_cells(cleaned) -> list[list[str]]:
@@ -87,10 +103,14 @@ def table_cells(cleaned) -> list[list[str]]:
 def test_html_tables_with_merged_cells_keep_every_cell_in_its_column():
     """colspan and rowspan leave empty cells where a merged cell continues (trafilatura's layout),
     in a web page (trafilatura) and in an HTML fragment inside Markdown (beautifulsoup4) alike."""
-    article = ("<p>The pool keeps connections open between queries, so most of them skip the network "
-               "round trip, the authentication and the session setup entirely.</p>")
-    page = f"<html><body><nav><a href='/'>Home</a></nav><article><h1>Pool</h1>{article}{MERGED_HEADER_TABLE}" \
-           f"{article}</article></body></html>"
+    article = (
+        "<p>The pool keeps connections open between queries, so most of them skip the network "
+        "round trip, the authentication and the session setup entirely.</p>"
+    )
+    page = (
+        f"<html><body><nav><a href='/'>Home</a></nav><article><h1>Pool</h1>{article}{MERGED_HEADER_TABLE}"
+        f"{article}</article></body></html>"
+    )
     assert table_cells(clean(page, "html")) == MERGED_HEADER_ROWS
     assert table_cells(clean(f"# Pool\n\n{MERGED_HEADER_TABLE}", "markdown")) == MERGED_HEADER_ROWS
 
@@ -99,6 +119,11 @@ def test_a_page_nested_deeper_than_libxml2_reads_keeps_all_its_text():
     """libxml2 (under trafilatura) stops at 255 levels and silently drops what is deeper and after;
     such a page is read by beautifulsoup4 instead, whole."""
     for depth in (300, 5_000):
-        page = ("<html><body><p>前の段落です。</p>" + "<div>" * depth + "<p>深い段落です。</p>" + "</div>" * depth
-                + "<p>後の段落です。</p></body></html>")
+        page = (
+            "<html><body><p>前の段落です。</p>"
+            + "<div>" * depth
+            + "<p>深い段落です。</p>"
+            + "</div>" * depth
+            + "<p>後の段落です。</p></body></html>"
+        )
         assert [b.text for b in clean(page, "html").blocks] == ["前の段落です。", "深い段落です。", "後の段落です。"]

@@ -29,8 +29,9 @@ def test_run_then_sql_and_report(tmp_path):
     assert result.exit_code == 0, result.output
     assert "4 files: 4 loaded" in result.output
     assert f"{COMMAND} models install" in result.output
-    result = runner.invoke(app, ["sql", "SELECT doc_id, lang FROM documents ORDER BY 1", "--warehouse", str(db),
-                                 "--format", "table"])
+    result = runner.invoke(
+        app, ["sql", "SELECT doc_id, lang FROM documents ORDER BY 1", "--warehouse", str(db), "--format", "table"]
+    )
     assert result.exit_code == 0 and "4 row(s)" in result.output
     result = runner.invoke(app, ["sql", "DROP TABLE documents", "--warehouse", str(db)])
     assert result.exit_code == 1 and "read-only" in result.output.lower()
@@ -53,8 +54,19 @@ def test_exit_status_is_1_when_a_file_failed_unless_failures_are_allowed(tmp_pat
     inputs = _seeds(tmp_path)
     (inputs / "broken.txt").write_bytes(b"\x00\x01\x02" * 100)
     for warehouse_name, extra, status in (("a.duckdb", [], 1), ("b.duckdb", ["--allow-failures"], 0)):
-        result = runner.invoke(app, ["run", str(inputs), "--warehouse", str(tmp_path / warehouse_name), "--reports",
-                                     str(tmp_path / "r"), "--no-prefect", *extra])
+        result = runner.invoke(
+            app,
+            [
+                "run",
+                str(inputs),
+                "--warehouse",
+                str(tmp_path / warehouse_name),
+                "--reports",
+                str(tmp_path / "r"),
+                "--no-prefect",
+                *extra,
+            ],
+        )
         assert result.exit_code == status, result.output
         assert "4 loaded" in result.output and "1 failed" in result.output and "failed seeds/broken.txt" in result.output
 
@@ -80,8 +92,11 @@ def test_version_and_short_help():
 def test_hints_are_whole_commands_that_paste(tmp_path):
     """On a narrow terminal every hint stays on one line and is a command the CLI accepts."""
     inputs = _seeds(tmp_path)
-    result = runner.invoke(app, ["run", str(inputs), "--warehouse", str(tmp_path / "w.duckdb"), "--no-prefect",
-                                 "--reports", str(tmp_path / "r")], env={"COLUMNS": "40"})
+    result = runner.invoke(
+        app,
+        ["run", str(inputs), "--warehouse", str(tmp_path / "w.duckdb"), "--no-prefect", "--reports", str(tmp_path / "r")],
+        env={"COLUMNS": "40"},
+    )
     hints = re.findall(r"`([^`\n]+)`", result.output)
     assert hints and len(re.findall(r"`", result.output)) == 2 * len(hints)  # no hint broken across lines
     for hint in set(hints):
@@ -98,8 +113,7 @@ def test_eval_prints_precision_and_recall():
 
 
 def test_report_show_prints_the_findings_on_the_terminal(seeded_warehouse, tmp_path):
-    result = CliRunner().invoke(app, ["report", "--warehouse", str(seeded_warehouse), "--reports", str(tmp_path / "r"),
-                                      "--show"])
+    result = CliRunner().invoke(app, ["report", "--warehouse", str(seeded_warehouse), "--reports", str(tmp_path / "r"), "--show"])
     assert result.exit_code == 0, result.output
     assert "2 contradiction(s), 0 possible" in result.output
     rows = [line for line in result.output.splitlines() if "FlexAttention" in line or "TorchInductor" in line]

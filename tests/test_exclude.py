@@ -46,11 +46,15 @@ def test_ignore_files_in_the_folder_and_below_with_negation(tmp_path):
     write(news / IGNORE_FILE, "# drafts are not articles\ndrafts/\n!drafts/keep.md\n")
     write(news / "sub" / IGNORE_FILE, "b.md\n")
     result = found([news])
-    assert result["news/drafts/x.md"] == ("excluded by news/.ingestignore line 2: 'drafts/'; "
-                                          "drop or negate ('!') that pattern to ingest it")
+    assert result["news/drafts/x.md"] == (
+        "excluded by news/.ingestignore line 2: 'drafts/'; drop or negate ('!') that pattern to ingest it"
+    )
     assert result["news/sub/b.md"].startswith("excluded by news/sub/.ingestignore line 1: 'b.md'")
     assert {doc_id for doc_id, reason in result.items() if reason is None} == {
-        "news/a.md", "news/drafts/keep.md", "news/sub/c.md"}
+        "news/a.md",
+        "news/drafts/keep.md",
+        "news/sub/c.md",
+    }
     # --exclude comes last: it can take back what an ignore file keeps out, and the other way round
     again = found([news], exclude=["!sub/b.md", "a.md"])
     assert again["news/sub/b.md"] is None and again["news/a.md"].startswith("excluded by --exclude 'a.md'")
@@ -67,8 +71,7 @@ def test_excluded_files_are_rows_that_say_why_and_an_earlier_load_leaves_the_che
     news = tmp_path / "news"
     shutil.copy(ARTICLE, write(news / "article.txt"))
     write(news / "README.md", "# About this folder\n\nPyTorch 2.5 の記事を集めたフォルダです。\n")
-    args = ["run", "--no-prefect", str(news), "--warehouse", str(tmp_path / "w.duckdb"),
-            "--reports", str(tmp_path / "r")]
+    args = ["run", "--no-prefect", str(news), "--warehouse", str(tmp_path / "w.duckdb"), "--reports", str(tmp_path / "r")]
     first = CliRunner().invoke(app, args)
     assert first.exit_code == 0 and "2 loaded" in " ".join(first.output.split()), first.output
     second = CliRunner().invoke(app, [*args, "--exclude", "README.md"])
@@ -81,6 +84,5 @@ def test_excluded_files_are_rows_that_say_why_and_an_earlier_load_leaves_the_che
         segments = con.execute("SELECT count(*) FROM segments WHERE doc_id = 'news/README.md'").fetchone()[0]
     finally:
         con.close()
-    assert [(doc_id, status) for doc_id, status, _ in rows] == [("news/README.md", "excluded"),
-                                                                 ("news/article.txt", "ok")]
+    assert [(doc_id, status) for doc_id, status, _ in rows] == [("news/README.md", "excluded"), ("news/article.txt", "ok")]
     assert rows[0][2].startswith("excluded by --exclude 'README.md'") and segments == 0

@@ -67,8 +67,9 @@ def hostile_warehouse(seeded_warehouse, tmp_path) -> Path:
     con.execute('CREATE VIEW ".hidden" AS SELECT 1 AS a')
     con.execute(f"CREATE VIEW stolen AS SELECT content FROM read_text('{secret}')")
     con.execute('CREATE TABLE "notes.2024" AS SELECT 1 AS a')
-    con.execute("CREATE TABLE cells AS SELECT '=HYPERLINK(\"http://evil.example\",\"x\")' AS t, '@SUM(A1)' AS u, "
-                "-1.5 AS n, ['=1'] AS l")
+    con.execute(
+        "CREATE TABLE cells AS SELECT '=HYPERLINK(\"http://evil.example\",\"x\")' AS t, '@SUM(A1)' AS u, -1.5 AS n, ['=1'] AS l"
+    )
     con.close()
     return db
 
@@ -99,7 +100,7 @@ def test_export_writes_only_into_its_folder_and_reads_only_the_warehouse(hostile
 def test_export_csv_cells_never_start_a_spreadsheet_formula(hostile_warehouse, tmp_path):
     runner.invoke(app, ["export", str(tmp_path / "out"), "--format", "csv", "--warehouse", str(hostile_warehouse)])
     rows = list(csv.reader(io.StringIO((tmp_path / "out" / "cells.csv").read_text("utf-8"))))
-    assert rows == [["t", "u", "n", "l"], ["'=HYPERLINK(\"http://evil.example\",\"x\")", "'@SUM(A1)", "-1.5", "['=1']"]]
+    assert rows == [["t", "u", "n", "l"], ['\'=HYPERLINK("http://evil.example","x")', "'@SUM(A1)", "-1.5", "['=1']"]]
 
 
 def test_export_of_a_warehouse_with_a_dotted_table_name_opens_it(hostile_warehouse):

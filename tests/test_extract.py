@@ -13,16 +13,19 @@ def entities(text: str, lang: str) -> list[tuple[str, str, str]]:
     return [(e.label, e.text, e.norm) for e in find_entities(text, lang)]
 
 
-@pytest.mark.parametrize("text, lang, norm", [
-    ("PyTorch 2.5 が登場", "ja", "pytorch 2.5"),
-    ("PyTorch / XLA 2.6 によるモデル", "ja", "pytorch-xla 2.6"),
-    ("torch_xla 2.5 です", "ja", "pytorch-xla 2.5"),
-    ("CUDA 11.7 には", "ja", "cuda 11.7"),
-    ("cuDNN 8.5.0 が付属", "ja", "cudnn 8.5.0"),
-    ("支持 Python 3.12", "zh", "python 3.12"),
-    ("M1 macOS 12.6 インスタンス", "ja", "macos 12.6"),
-    ("C++17 をサポート", "ja", "cpp 17"),
-])
+@pytest.mark.parametrize(
+    "text, lang, norm",
+    [
+        ("PyTorch 2.5 が登場", "ja", "pytorch 2.5"),
+        ("PyTorch / XLA 2.6 によるモデル", "ja", "pytorch-xla 2.6"),
+        ("torch_xla 2.5 です", "ja", "pytorch-xla 2.5"),
+        ("CUDA 11.7 には", "ja", "cuda 11.7"),
+        ("cuDNN 8.5.0 が付属", "ja", "cudnn 8.5.0"),
+        ("支持 Python 3.12", "zh", "python 3.12"),
+        ("M1 macOS 12.6 インスタンス", "ja", "macos 12.6"),
+        ("C++17 をサポート", "ja", "cpp 17"),
+    ],
+)
 def test_versions(text, lang, norm):
     assert ("VERSION", norm) in [(label, n) for label, _, n in entities(text, lang)]
 
@@ -36,39 +39,45 @@ def test_version_ranges_are_not_versions():
     assert not entities("之前仅支持 Python 3.8-3.11。", "zh")
 
 
-@pytest.mark.parametrize("text, surface, norm", [
-    ("H100 GPU向け", "H100", "nvidia-h100"),
-    ("NVIDIA A100-80GB で", "NVIDIA A100-80GB", "nvidia-a100"),
-    ("NVIDIA RTX A2000 GPU", "NVIDIA RTX A2000", "nvidia-rtx-a2000"),
-    ("v5p-256 Cloud TPU上で", "v5p-256 Cloud TPU", "tpu-v5p-256"),
-    ("Intel Arc シリーズ", "Intel Arc", "intel-arc"),
-    ("Core Ultra iGPU", "Core Ultra", "intel-core-ultra"),
-    ("Apple M1 チップ", "Apple M1", "apple-m1"),
-    ("AWS Graviton3 処理器", "AWS Graviton3", "aws-graviton"),
-    ("Intel Cooper Lake プロセッサ", "Intel Cooper Lake", "intel-cooper-lake"),
-])
+@pytest.mark.parametrize(
+    "text, surface, norm",
+    [
+        ("H100 GPU向け", "H100", "nvidia-h100"),
+        ("NVIDIA A100-80GB で", "NVIDIA A100-80GB", "nvidia-a100"),
+        ("NVIDIA RTX A2000 GPU", "NVIDIA RTX A2000", "nvidia-rtx-a2000"),
+        ("v5p-256 Cloud TPU上で", "v5p-256 Cloud TPU", "tpu-v5p-256"),
+        ("Intel Arc シリーズ", "Intel Arc", "intel-arc"),
+        ("Core Ultra iGPU", "Core Ultra", "intel-core-ultra"),
+        ("Apple M1 チップ", "Apple M1", "apple-m1"),
+        ("AWS Graviton3 処理器", "AWS Graviton3", "aws-graviton"),
+        ("Intel Cooper Lake プロセッサ", "Intel Cooper Lake", "intel-cooper-lake"),
+    ],
+)
 def test_hardware(text, surface, norm):
     assert ("HARDWARE", surface, norm) in entities(text, "ja")
 
 
-@pytest.mark.parametrize("text, lang, label, value", [
-    ("処理速度を75%も向上", "ja", "PERCENT", 75),
-    ("约97.5%的模型", "zh", "PERCENT", 97.5),
-    ("提高了百分之二十", "zh", "PERCENT", 20),
-    ("2.3x faster", "en", "MULTIPLIER", 2.3),
-    ("15倍の高速化", "ja", "MULTIPLIER", 15),
-    ("通信オーバヘッドを1/4に", "ja", "MULTIPLIER", 0.25),
-    ("総通信量を4分の1に", "ja", "MULTIPLIER", 0.25),
-    ("100万 トークン", "ja", "QUANTITY", 1_000_000),
-    ("1.5亿参数", "zh", "QUANTITY", 150_000_000),
-    ("70億パラメータ", "ja", "QUANTITY", 7_000_000_000),
-    ("a 175B model", "en", "QUANTITY", 175_000_000_000),
-    ("64k context", "en", "QUANTITY", 64_000),
-    ("4GBのVRAM", "ja", "QUANTITY", 4),
-    ("由 504 位贡献者", "zh", "COUNT", 504),
-    ("4095 次提交", "zh", "COUNT", 4095),
-    ("在 193 个测试模型中", "zh", "COUNT", 193),
-])
+@pytest.mark.parametrize(
+    "text, lang, label, value",
+    [
+        ("処理速度を75%も向上", "ja", "PERCENT", 75),
+        ("约97.5%的模型", "zh", "PERCENT", 97.5),
+        ("提高了百分之二十", "zh", "PERCENT", 20),
+        ("2.3x faster", "en", "MULTIPLIER", 2.3),
+        ("15倍の高速化", "ja", "MULTIPLIER", 15),
+        ("通信オーバヘッドを1/4に", "ja", "MULTIPLIER", 0.25),
+        ("総通信量を4分の1に", "ja", "MULTIPLIER", 0.25),
+        ("100万 トークン", "ja", "QUANTITY", 1_000_000),
+        ("1.5亿参数", "zh", "QUANTITY", 150_000_000),
+        ("70億パラメータ", "ja", "QUANTITY", 7_000_000_000),
+        ("a 175B model", "en", "QUANTITY", 175_000_000_000),
+        ("64k context", "en", "QUANTITY", 64_000),
+        ("4GBのVRAM", "ja", "QUANTITY", 4),
+        ("由 504 位贡献者", "zh", "COUNT", 504),
+        ("4095 次提交", "zh", "COUNT", 4095),
+        ("在 193 个测试模型中", "zh", "COUNT", 193),
+    ],
+)
 def test_measurements(text, lang, label, value):
     found = [(e.label, e.value_num) for e in find_entities(text, lang)]
     assert (label, pytest.approx(value)) in found
@@ -84,22 +93,36 @@ def test_percentage_ranges_are_one_entity():
     assert (entity.label, entity.text, entity.value_num, entity.value_max) == ("PERCENT", "1%-5%", 1, 5)
 
 
-@pytest.mark.parametrize("text, qualifier", [
-    ("最大75%のスピード向上", "up_to"), ("高达 75% 的速度提升", "up_to"), ("up to 75% faster", "up_to"),
-    ("約97.5%のモデル", "about"), ("2 倍以上向上", "over"), ("75%も向上", "exact"),
-])
+@pytest.mark.parametrize(
+    "text, qualifier",
+    [
+        ("最大75%のスピード向上", "up_to"),
+        ("高达 75% 的速度提升", "up_to"),
+        ("up to 75% faster", "up_to"),
+        ("約97.5%のモデル", "about"),
+        ("2 倍以上向上", "over"),
+        ("75%も向上", "exact"),
+    ],
+)
 def test_qualifiers(text, qualifier):
     lang = "en" if text.isascii() else ("zh" if "的" in text else "ja")
     value = next(e for e in find_entities(text, lang) if e.value_num is not None)
     assert value.qualifier == qualifier
 
 
-@pytest.mark.parametrize("text, lang, norm", [
-    ("ベータ機能として", "ja", "beta"), ("[Prototype] FlexAttention", "zh", "prototype"),
-    ("試験運用版の scan 演算子", "ja", "experimental"), ("正式にサポートされる", "ja", "stable"),
-    ("此版本为测试版", "zh", "beta"), ("原型特点", "zh", "prototype"), ("Beta版包括", "zh", "beta"),
-    ("PyTorch 预览版", "zh", "preview"),
-])
+@pytest.mark.parametrize(
+    "text, lang, norm",
+    [
+        ("ベータ機能として", "ja", "beta"),
+        ("[Prototype] FlexAttention", "zh", "prototype"),
+        ("試験運用版の scan 演算子", "ja", "experimental"),
+        ("正式にサポートされる", "ja", "stable"),
+        ("此版本为测试版", "zh", "beta"),
+        ("原型特点", "zh", "prototype"),
+        ("Beta版包括", "zh", "beta"),
+        ("PyTorch 预览版", "zh", "preview"),
+    ],
+)
 def test_maturity(text, lang, norm):
     assert ("MATURITY", norm) in [(label, n) for label, _, n in entities(text, lang)]
 
@@ -123,16 +146,19 @@ def test_numbers_glued_to_model_names_are_not_quantities():
     assert [e.label for e in find_entities("LLAMA3-70Bトークン生成 と Bloom-176B", "ja")] == []
 
 
-@pytest.mark.parametrize("lang, text", [
-    ("ja", "H100 GPU向けに導入されたCuDNNバックエンドは処理速度を75%も向上させる。"),
-    ("zh", "在 NVIDIA H100 GPU 上,这可以提供比 FlashAttentionV2 高达 75% 的速度提升。"),
-    ("en", "On NVIDIA H100 GPUs this gives up to 75% speedup over FlashAttentionV2."),
-])
+@pytest.mark.parametrize(
+    "lang, text",
+    [
+        ("ja", "H100 GPU向けに導入されたCuDNNバックエンドは処理速度を75%も向上させる。"),
+        ("zh", "在 NVIDIA H100 GPU 上,这可以提供比 FlashAttentionV2 高达 75% 的速度提升。"),
+        ("en", "On NVIDIA H100 GPUs this gives up to 75% speedup over FlashAttentionV2."),
+    ],
+)
 def test_spacy_pipelines_set_doc_ents_and_keep_exact_offsets(lang, text):
     doc = get_nlp(lang)(text)
     assert {ent.label_ for ent in doc.ents} >= {"HARDWARE", "PERCENT"}
     for entity in doc._.ingest_entities:
-        assert text[entity.start:entity.end] == entity.text
+        assert text[entity.start : entity.end] == entity.text
 
 
 def test_chinese_pipeline_segments_words_not_characters():

@@ -41,9 +41,9 @@ def fast_backoff(monkeypatch) -> list[float]:
 
 # ---- the warehouse held by another process ----------------------------------------------
 
+
 @pytest.mark.parametrize("holder_kind", ["python", "duckdb-cli"])
-def test_locked_warehouse_retries_with_backoff_then_names_the_holder(case, lock_holder, fast_backoff, holder_kind,
-                                                                    caplog):
+def test_locked_warehouse_retries_with_backoff_then_names_the_holder(case, lock_holder, fast_backoff, holder_kind, caplog):
     case.run()
     before = snapshot(case.db)
     case.add("new.txt", SEED_ZH.read_bytes())
@@ -57,7 +57,7 @@ def test_locked_warehouse_retries_with_backoff_then_names_the_holder(case, lock_
     waiting = [r.getMessage() for r in caplog.records if "waiting up to" in r.getMessage()]
     assert len(waiting) == 1 and f"locked by process {holder.pid}" in waiting[0]  # said once, before the wait
     backoff = [w for w in fast_backoff if w < 1]
-    assert backoff == [0.01 * 2 ** i for i in range(warehouse._LOCK_RETRIES)]  # exponential, then give up
+    assert backoff == [0.01 * 2**i for i in range(warehouse._LOCK_RETRIES)]  # exponential, then give up
     holder.stop()
     assert snapshot(case.db) == before  # nothing half-written
     assert case.query("SELECT count(*) FROM runs") == [(1,)]
@@ -65,8 +65,7 @@ def test_locked_warehouse_retries_with_backoff_then_names_the_holder(case, lock_
     assert case.document("new.txt")["status"] == "ok"
 
 
-def test_lock_taken_between_discovery_and_loading_leaves_nothing_half_written(case, lock_holder, fast_backoff,
-                                                                                 monkeypatch):
+def test_lock_taken_between_discovery_and_loading_leaves_nothing_half_written(case, lock_holder, fast_backoff, monkeypatch):
     from ingest.run import runner as pipeline
 
     case.run()
@@ -88,24 +87,27 @@ def test_lock_taken_between_discovery_and_loading_leaves_nothing_half_written(ca
 
 
 def test_lock_retries_wait_about_half_a_minute_by_default():
-    waits = [warehouse._LOCK_BACKOFF_S * 2 ** i for i in range(warehouse._LOCK_RETRIES)]
+    waits = [warehouse._LOCK_BACKOFF_S * 2**i for i in range(warehouse._LOCK_RETRIES)]
     assert 15 <= sum(waits) <= 120 and waits == sorted(waits)
 
 
 # ---- the command line -------------------------------------------------------------------
 
+
 def test_ingest_run_names_the_lock_holder_and_exits_3(case, lock_holder, fast_backoff, tmp_path):
     case.run()
     holder = lock_holder(case.db)
-    result = CliRunner().invoke(app, ["run", "--no-prefect", str(case.inputs), "--warehouse", str(case.db),
-                                      "--reports", str(tmp_path / "r")])
+    result = CliRunner().invoke(
+        app, ["run", "--no-prefect", str(case.inputs), "--warehouse", str(case.db), "--reports", str(tmp_path / "r")]
+    )
     assert result.exit_code == 3, result.output
     assert "error:" in result.output and f"locked by process {holder.pid}" in " ".join(result.output.split())
 
 
 def test_ingest_run_with_a_missing_input_says_so(tmp_path):
-    result = CliRunner().invoke(app, ["run", "--no-prefect", str(tmp_path / "nowhere"),
-                                      "--warehouse", str(tmp_path / "w.duckdb")])
+    result = CliRunner().invoke(
+        app, ["run", "--no-prefect", str(tmp_path / "nowhere"), "--warehouse", str(tmp_path / "w.duckdb")]
+    )
     assert result.exit_code == 2 and "input path(s) not found" in result.output
     assert not (tmp_path / "w.duckdb").exists()
 
@@ -127,9 +129,11 @@ def test_a_warehouse_folder_that_cannot_be_created_is_a_clear_error(case, tmp_pa
 
 # ---- faults that used to be tracebacks (issue 13, item 9): one line and an exit status ------
 
+
 def _cli_run(case, *extra: str):
-    return CliRunner().invoke(app, ["run", "--no-prefect", str(case.inputs), "--warehouse", str(case.db),
-                                    "--reports", str(case.reports), *extra])
+    return CliRunner().invoke(
+        app, ["run", "--no-prefect", str(case.inputs), "--warehouse", str(case.db), "--reports", str(case.reports), *extra]
+    )
 
 
 def _one_line_error(result) -> str:
@@ -219,15 +223,22 @@ def test_faults_a_damaged_warehouse_is_detected_with_a_way_to_recover(case, dama
 
 # ---- killed in the middle of loading ----------------------------------------------------
 
-_CLEAN_RUN = ("import sys; from pathlib import Path; from ingest import run_pipeline; "
-              "from ingest.translate.engine import UntranslatedEngine; "
-              "run_pipeline([Path(sys.argv[1])], sys.argv[2], None, engine=UntranslatedEngine())")
+_CLEAN_RUN = (
+    "import sys; from pathlib import Path; from ingest import run_pipeline; "
+    "from ingest.translate.engine import UntranslatedEngine; "
+    "run_pipeline([Path(sys.argv[1])], sys.argv[2], None, engine=UntranslatedEngine())"
+)
 
 
 def start_run(inputs: Path, db: Path) -> subprocess.Popen:
     """A whole run in a fresh process, like the killed one (same code digests, same engine)."""
-    return subprocess.Popen([sys.executable, "-c", _CLEAN_RUN, str(inputs), str(db)], cwd=ROOT,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    return subprocess.Popen(
+        [sys.executable, "-c", _CLEAN_RUN, str(inputs), str(db)],
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
 
 
 def finish(run: subprocess.Popen, timeout: float = 3000) -> None:
@@ -256,7 +267,7 @@ def test_sigkill_mid_load_leaves_no_partial_document_and_the_rerun_completes(tmp
     assert runs(killed) == []  # the killed run never got to record itself
 
     finish(start_run(inputs, killed))
-    (n_files, n_loaded, n_skipped, n_failed, n_duplicate), = runs(killed)
+    ((n_files, n_loaded, n_skipped, n_failed, n_duplicate),) = runs(killed)
     assert (n_files, n_skipped, n_loaded + n_failed + n_duplicate) == (24, 8, 16)
     finish(start_run(inputs, clean))
     assert_no_partial_documents(killed)
@@ -286,6 +297,7 @@ def test_soak_1000_documents_killed_then_rerun_equal_one_clean_run(tmp_path):
 
 
 # ---- issue 26: a disk that fills during the run, older warehouses, the environment, a dead scheduler ----------
+
 
 def test_faults_a_disk_that_fills_during_the_run_is_one_line_and_keeps_what_was_loaded(case, full_disk, monkeypatch):
     """The disk fills after the documents were loaded, while the checks write their tables."""
@@ -322,7 +334,7 @@ def _older(db: Path, change: str) -> None:
     import duckdb
 
     con = duckdb.connect(str(db))
-    for view, in con.execute("SELECT view_name FROM duckdb_views() WHERE NOT internal").fetchall():
+    for (view,) in con.execute("SELECT view_name FROM duckdb_views() WHERE NOT internal").fetchall():
         con.execute(f'DROP VIEW IF EXISTS "{view}" CASCADE')
     con.execute(change)
     con.execute("DELETE FROM schema_state")
@@ -339,8 +351,7 @@ def test_faults_a_warehouse_from_an_older_version_gets_the_columns_it_lacks(case
 
 def test_faults_a_warehouse_that_cannot_be_brought_up_to_date_says_so_in_one_line(case):
     case.run()
-    _older(case.db, "ALTER TABLE documents DROP COLUMN release_note; "
-                    "ALTER TABLE documents ADD COLUMN release_note INTEGER")
+    _older(case.db, "ALTER TABLE documents DROP COLUMN release_note; ALTER TABLE documents ADD COLUMN release_note INTEGER")
     result = _cli_run(case)
     assert result.exit_code == 1
     line = _one_line_error(result)
@@ -358,17 +369,20 @@ def test_faults_a_user_table_with_a_dotted_name_does_not_stop_a_run(case):
     assert result.exit_code == 0, result.output
 
 
-@pytest.mark.parametrize("variable, value, says", [
-    ("INGEST_MAX_FILE_BYTES", "abc", "is not a whole number"),
-    ("INGEST_MAX_SEGMENTS", "1e9", "is not a whole number"),
-    ("INGEST_MAX_TEXT_CHARS", "-5", "must be above 0"),
-    ("INGEST_MAX_STAGE_SECONDS", "nan", "must be above 0"),
-    ("INGEST_LANGUAGE_DIRS", "{tmp}/nowhere", "not a folder"),
-    ("INGEST_LANGUAGE_DIRS", "{tmp}/no_code", "has no `code`"),
-    ("INGEST_LANGUAGE_DIRS", "{tmp}/bad_yaml", "cannot be read"),
-    ("ARGOS_PACKAGES_DIR", "/dev/null", "argostranslate cannot make its folder"),
-    ("XDG_DATA_HOME", "{tmp}/a_file", "argostranslate cannot make its folder"),
-])
+@pytest.mark.parametrize(
+    "variable, value, says",
+    [
+        ("INGEST_MAX_FILE_BYTES", "abc", "is not a whole number"),
+        ("INGEST_MAX_SEGMENTS", "1e9", "is not a whole number"),
+        ("INGEST_MAX_TEXT_CHARS", "-5", "must be above 0"),
+        ("INGEST_MAX_STAGE_SECONDS", "nan", "must be above 0"),
+        ("INGEST_LANGUAGE_DIRS", "{tmp}/nowhere", "not a folder"),
+        ("INGEST_LANGUAGE_DIRS", "{tmp}/no_code", "has no `code`"),
+        ("INGEST_LANGUAGE_DIRS", "{tmp}/bad_yaml", "cannot be read"),
+        ("ARGOS_PACKAGES_DIR", "/dev/null", "argostranslate cannot make its folder"),
+        ("XDG_DATA_HOME", "{tmp}/a_file", "argostranslate cannot make its folder"),
+    ],
+)
 def test_faults_a_bad_environment_variable_is_one_line_before_any_work(case, tmp_path, variable, value, says):
     """In a fresh process: argostranslate reads its variables once, when first imported."""
     (tmp_path / "no_code" / "xx").mkdir(parents=True)
@@ -377,9 +391,24 @@ def test_faults_a_bad_environment_variable_is_one_line_before_any_work(case, tmp
     (tmp_path / "bad_yaml" / "xx" / "language.yaml").write_text("code: [unclosed\n")
     (tmp_path / "a_file").write_text("x")
     env = {**os.environ, variable: value.format(tmp=tmp_path)}
-    result = subprocess.run([sys.executable, "-m", "ingest", "run", "--no-prefect", str(case.inputs), "--warehouse",
-                             str(case.db), "--reports", str(case.reports)], env=env, capture_output=True, text=True,
-                            timeout=120)
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "ingest",
+            "run",
+            "--no-prefect",
+            str(case.inputs),
+            "--warehouse",
+            str(case.db),
+            "--reports",
+            str(case.reports),
+        ],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert result.returncode == 2, result.stderr
     assert result.stderr.count("\n") == 1 and result.stderr.startswith("error: ") and says in result.stderr
     assert variable in result.stderr or variable.startswith(("ARGOS", "XDG"))
@@ -394,7 +423,18 @@ def test_faults_a_dask_address_where_nothing_listens_fails_in_seconds(case):
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     started = time.monotonic()
-    result = CliRunner().invoke(app, ["run", str(case.inputs), "--warehouse", str(case.db), "--reports",
-                                      str(case.reports), "--dask-address", f"tcp://127.0.0.1:{port}"])
+    result = CliRunner().invoke(
+        app,
+        [
+            "run",
+            str(case.inputs),
+            "--warehouse",
+            str(case.db),
+            "--reports",
+            str(case.reports),
+            "--dask-address",
+            f"tcp://127.0.0.1:{port}",
+        ],
+    )
     assert result.exit_code == 1 and "no Dask scheduler answers" in _one_line_error(result)
     assert time.monotonic() - started < 10 and not case.db.exists()

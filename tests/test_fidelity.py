@@ -18,8 +18,11 @@ FAITHFUL = [
     ("ja", "2倍", "twice"),
     ("ja", "2倍", "2 times"),
     ("ja", "2倍に高速化", "doubled the speed"),
-    ("ja", "PyTorch 2.5がリリースされ、H100 GPU向けに75%も向上させる。",
-     "PyTorch 2.5 has been released, with a 75% improvement for H100 GPUs."),
+    (
+        "ja",
+        "PyTorch 2.5がリリースされ、H100 GPU向けに75%も向上させる。",
+        "PyTorch 2.5 has been released, with a 75% improvement for H100 GPUs.",
+    ),
     ("ja", "RTX A2000 4GBで動作します", "It runs on an RTX A2000 with 4 GB."),
     ("zh", "需要 CUDA 11.7 和 cuDNN 8.5.0", "requires CUDA 11.7 and cuDNN 8.5.0"),
     ("ja", "v5p-256、A100-80G、C++17、FP16", "v5p-256, A100 80G, C++17 and fp16"),
@@ -45,11 +48,13 @@ def test_faithful_translations_pass(lang, source, translation):
 
 
 UNFAITHFUL = [
-    ("ja", "PyTorch 2.5がリリースされ、H100 GPU向けに75%も向上させる。",
-     "PyTorch has been released and improves things for GPUs.",
-     [("name", "H100"), ("version", "2.5"), ("percent", "75%")]),
-    ("zh", "需要 CUDA 11.7 和 cuDNN 8.5.0", "requires CUDA 11 and cuDNN 8.5",
-     [("version", "11.7"), ("version", "8.5.0")]),
+    (
+        "ja",
+        "PyTorch 2.5がリリースされ、H100 GPU向けに75%も向上させる。",
+        "PyTorch has been released and improves things for GPUs.",
+        [("name", "H100"), ("version", "2.5"), ("percent", "75%")],
+    ),
+    ("zh", "需要 CUDA 11.7 和 cuDNN 8.5.0", "requires CUDA 11 and cuDNN 8.5", [("version", "11.7"), ("version", "8.5.0")]),
     ("zh", "3万名用户", "300,000 users", [("number", "3万")]),
     ("ja", "100万トークン", "100 tokens", [("number", "100万")]),
     ("ja", "75%向上", "improved by 75", [("percent", "75%")]),

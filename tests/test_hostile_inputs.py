@@ -62,6 +62,7 @@ def failed_with(case, name: str, *words: str) -> dict:
 
 # ---- empty, blank, binary ---------------------------------------------------------------
 
+
 def test_empty_file(case):
     case.add("empty.txt", b"")
     case.run()
@@ -91,13 +92,16 @@ def _zip_bomb_bytes() -> bytes:
     return buffer.getvalue()
 
 
-@pytest.mark.parametrize("name, data, kind", [
-    ("image.txt", b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + bytes(range(256)), "PNG image"),
-    ("paper.md", b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n1 0 obj\n<< /Type /Catalog >>\nendobj\n" + bytes(200), "PDF document"),
-    ("archive.txt", _zip_bytes(), "zip archive"),
-    ("blob.html", bytes(range(256)) * 8, "NUL bytes"),
-    ("bomb.html", _zip_bomb_bytes(), "zip archive"),  # never unpacked: refused by its first bytes
-])
+@pytest.mark.parametrize(
+    "name, data, kind",
+    [
+        ("image.txt", b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + bytes(range(256)), "PNG image"),
+        ("paper.md", b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n1 0 obj\n<< /Type /Catalog >>\nendobj\n" + bytes(200), "PDF document"),
+        ("archive.txt", _zip_bytes(), "zip archive"),
+        ("blob.html", bytes(range(256)) * 8, "NUL bytes"),
+        ("bomb.html", _zip_bomb_bytes(), "zip archive"),  # never unpacked: refused by its first bytes
+    ],
+)
 def test_binary_files_are_refused(case, name, data, kind):
     case.add(name, data)
     case.run()
@@ -106,6 +110,7 @@ def test_binary_files_are_refused(case, name, data, kind):
 
 
 # ---- encodings --------------------------------------------------------------------------
+
 
 def test_invalid_utf8_is_kept_with_a_warning(case):
     """Decision: UTF-8 with a few bad bytes is decoded with U+FFFD, stored `ok`, warning in `error`."""
@@ -132,15 +137,18 @@ def test_bytes_that_are_no_encoding_at_all_fail(case):
     case.assert_rest_completed()
 
 
-@pytest.mark.parametrize("encoding, source, lang, variant, stored_as", [
-    ("shift_jis", SEED_JA_2, "ja", None, ("cp932", "shift_jis", "shift_jis_2004", "shift_jisx0213")),
-    ("euc_jp", SEED_JA_2, "ja", None, ("euc_jp", "euc_jis_2004", "euc_jisx0213")),
-    ("gb18030", SEED_ZH, "zh", "zh-Hans", ("gb18030",)),
-    ("big5", None, "zh", "zh-Hant", ("big5", "big5hkscs", "cp950")),
-    ("utf-16", SEED_ZH, "zh", "zh-Hans", ("utf-16",)),          # with a BOM
-    ("utf-16-le", SEED_ZH, "zh", "zh-Hans", ("utf-16-le",)),    # no BOM
-    ("utf-16-be", SEED_JA_2, "ja", None, ("utf-16-be",)),       # no BOM
-])
+@pytest.mark.parametrize(
+    "encoding, source, lang, variant, stored_as",
+    [
+        ("shift_jis", SEED_JA_2, "ja", None, ("cp932", "shift_jis", "shift_jis_2004", "shift_jisx0213")),
+        ("euc_jp", SEED_JA_2, "ja", None, ("euc_jp", "euc_jis_2004", "euc_jisx0213")),
+        ("gb18030", SEED_ZH, "zh", "zh-Hans", ("gb18030",)),
+        ("big5", None, "zh", "zh-Hant", ("big5", "big5hkscs", "cp950")),
+        ("utf-16", SEED_ZH, "zh", "zh-Hans", ("utf-16",)),  # with a BOM
+        ("utf-16-le", SEED_ZH, "zh", "zh-Hans", ("utf-16-le",)),  # no BOM
+        ("utf-16-be", SEED_JA_2, "ja", None, ("utf-16-be",)),  # no BOM
+    ],
+)
 def test_legacy_and_utf16_encodings_succeed(case, encoding, source, lang, variant, stored_as):
     text = source.read_text("utf-8") if source else TRADITIONAL_ZH
     name = f"{encoding}.txt"
@@ -156,6 +164,7 @@ def test_legacy_and_utf16_encodings_succeed(case, encoding, source, lang, varian
 
 
 # ---- size -------------------------------------------------------------------------------
+
 
 def test_50_mb_file_is_refused_quickly(case):
     line = ("大きすぎるファイルの一行です。PyTorch 2.5 の説明が続きます。" * 4 + "\n").encode()
@@ -181,16 +190,19 @@ def test_article_text_over_the_character_limit_is_refused(case, monkeypatch):
 
 # ---- markup -----------------------------------------------------------------------------
 
+
 def test_html_with_scripts_frames_and_10000_deep_nesting(case):
     depth = 10_000
-    page = ("<!DOCTYPE html><html><head><title>t</title><style>body{color:red}</style>"
-            "<script>document.write('SCRIPT-TEXT')</script></head><body>"
-            "<iframe src='https://example.com/frame'>FRAME-TEXT</iframe>"
-            "<noscript>NOSCRIPT-TEXT</noscript>"
-            + "<div><span>" * depth
-            + "<p>深いネストの中にある本文です。PyTorch 2.5 がリリースされた。</p>"
-            + "</span></div>" * depth
-            + "<script>alert('SCRIPT-TEXT-2')</script></body></html>")
+    page = (
+        "<!DOCTYPE html><html><head><title>t</title><style>body{color:red}</style>"
+        "<script>document.write('SCRIPT-TEXT')</script></head><body>"
+        "<iframe src='https://example.com/frame'>FRAME-TEXT</iframe>"
+        "<noscript>NOSCRIPT-TEXT</noscript>"
+        + "<div><span>" * depth
+        + "<p>深いネストの中にある本文です。PyTorch 2.5 がリリースされた。</p>"
+        + "</span></div>" * depth
+        + "<script>alert('SCRIPT-TEXT-2')</script></body></html>"
+    )
     case.add("deep.html", page)
     started = time.monotonic()
     case.run()
@@ -236,12 +248,19 @@ def test_markdown_with_a_5000_row_table(case):
     case.assert_rest_completed()
 
 
-@pytest.mark.parametrize("name, content, items", [
-    ("list_3000_levels_by_indentation.md", "".join("  " * i + f"- 項目{i}\n" for i in range(3000)), 3000),
-    ("list_3000_levels_on_one_line.md", "- " * 3000 + "一番深い項目の本文です。\n", 1),
-    ("blockquote_10000_deep.md", ">" * 10_000 + " 深い引用の中の本文です。\n", 1),
-    ("deep_inside_a_normal_article.md", "# 見出し\n\n前の段落です。\n\n" + "> " * 50 + "深い本文です。\n\n後の段落です。\n", 4),
-])
+@pytest.mark.parametrize(
+    "name, content, items",
+    [
+        ("list_3000_levels_by_indentation.md", "".join("  " * i + f"- 項目{i}\n" for i in range(3000)), 3000),
+        ("list_3000_levels_on_one_line.md", "- " * 3000 + "一番深い項目の本文です。\n", 1),
+        ("blockquote_10000_deep.md", ">" * 10_000 + " 深い引用の中の本文です。\n", 1),
+        (
+            "deep_inside_a_normal_article.md",
+            "# 見出し\n\n前の段落です。\n\n" + "> " * 50 + "深い本文です。\n\n後の段落です。\n",
+            4,
+        ),
+    ],
+)
 def test_markdown_nested_deeper_than_markdown_it_parses_keeps_all_its_text(case, name, content, items):
     """markdown-it stops at depth 20 and drops the rest silently (a 3,000-level list kept 10
     items and was `ok`; a 10,000-deep quote failed as "no text left"): every line is kept."""
@@ -260,12 +279,14 @@ def test_markdown_nested_deeper_than_markdown_it_parses_keeps_all_its_text(case,
 
 
 COSTLY = {
-    "p_x.html": ("<p>x</p>" * 1_900_000, "3,800,000 HTML tags and character references"),                    # 15 MB: 197 s before
+    "p_x.html": ("<p>x</p>" * 1_900_000, "3,800,000 HTML tags and character references"),  # 15 MB: 197 s before
     "img_bracket.md": ("![a" * 333_000, "333,000 Markdown lines, table cells, links"),  # 1 MB: 50-83 s before
-    "bracket.md": ("[" * 1_000_000, "1,000,000 Markdown lines"),                       # 1 MB
-    "wide_table.md": ("|" + "a|" * 660_000 + "\n|" + "-|" * 660_000 + "\n|" + "b|" * 660_000 + "\n",
-                      "1,980,006 Markdown lines"),                                        # 4 MB
-    "one_letter_lines.txt": ("a\n" * 4_000_000, "4,000,000 lines"),                      # 8 MB: ~1 min before
+    "bracket.md": ("[" * 1_000_000, "1,000,000 Markdown lines"),  # 1 MB
+    "wide_table.md": (
+        "|" + "a|" * 660_000 + "\n|" + "-|" * 660_000 + "\n|" + "b|" * 660_000 + "\n",
+        "1,980,006 Markdown lines",
+    ),  # 4 MB
+    "one_letter_lines.txt": ("a\n" * 4_000_000, "4,000,000 lines"),  # 8 MB: ~1 min before
     "entities.html": ("&amp;" * 3_000_000, "3,000,000 HTML tags and character references"),  # 15 MB: 27 s before
 }
 
@@ -283,10 +304,13 @@ def test_costly_markup_fails_in_seconds_before_the_character_limit(case, name):
     case.assert_rest_completed()
 
 
-@pytest.mark.parametrize("name, content", [
-    ("brackets.md", "[" * 45_000),            # under the markup limit, ~1.5 s of markdown-it's link parser
-    ("nested.html", "<b><i>" * 20_000 + "本文。"),  # 40,000 tags, under the markup limit: ~0.6 s of parsing
-])
+@pytest.mark.parametrize(
+    "name, content",
+    [
+        ("brackets.md", "[" * 45_000),  # under the markup limit, ~1.5 s of markdown-it's link parser
+        ("nested.html", "<b><i>" * 20_000 + "本文。"),  # 40,000 tags, under the markup limit: ~0.6 s of parsing
+    ],
+)
 def test_cleaning_time_budget_stops_a_costly_document(case, monkeypatch, name, content):
     monkeypatch.setenv("INGEST_MAX_CLEAN_SECONDS", "0.05")
     case.add(name, content)
@@ -308,8 +332,10 @@ def test_article_with_more_segments_than_the_limit_is_refused(case, monkeypatch)
 
 def test_zero_width_and_bidi_controls_are_removed(case):
     hidden = "\u200b\u200c\u200d\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u2060\ufeff\u061c"
-    text = (f"ゼロ幅{hidden}テスト\n\nPy\u200bTorch 2.\u200d5 が\u202eリリース\u202cされ、"
-            f"H100 で最大 75\u2066%\u2069 高速化された。\U000e0041\U000e0042タグ文字も消える。\n")
+    text = (
+        f"ゼロ幅{hidden}テスト\n\nPy\u200bTorch 2.\u200d5 が\u202eリリース\u202cされ、"
+        f"H100 で最大 75\u2066%\u2069 高速化された。\U000e0041\U000e0042タグ文字も消える。\n"
+    )
     case.add("invisible.txt", text)
     case.run()
     row = case.document("invisible.txt")
@@ -317,12 +343,13 @@ def test_zero_width_and_bidi_controls_are_removed(case):
     stored = row["text"] + "".join(s["text"] for s in case.segments("invisible.txt"))
     assert not any(char in stored for char in hidden + "\U000e0041\U000e0042")
     assert "PyTorch 2.5 がリリースされ、H100 で最大 75% 高速化された。" in row["text"]
-    labels = {label for label, in case.query("SELECT label FROM entities WHERE doc_id = ?", [case.doc_id("invisible.txt")])}
+    labels = {label for (label,) in case.query("SELECT label FROM entities WHERE doc_id = ?", [case.doc_id("invisible.txt")])}
     assert {"VERSION", "PERCENT"} <= labels  # the disguised "PyTorch 2.5" and "75%" are found
     case.assert_rest_completed()
 
 
 # ---- languages --------------------------------------------------------------------------
+
 
 def test_document_mixing_ja_zh_ko_and_en(case):
     case.add("mixed.txt", MIXED)
@@ -354,8 +381,7 @@ def test_korean_document_has_no_translation_pair_and_says_so(case, engine):
     assert (row["status"], row["lang"]) == ("ok", "ko")
     segments = case.segments("korean.txt")
     assert segments and all(s["translation_status"] == "untranslated" and s["text_en"] is None for s in segments)
-    assert all("ko->en" in s["translation_reason"] and "ingest models install" in s["translation_reason"]
-               for s in segments)
+    assert all("ko->en" in s["translation_reason"] and "ingest models install" in s["translation_reason"] for s in segments)
     assert "ko->en" in case.summary.missing_pairs
     assert "ko->en" in case.query("SELECT missing_pairs FROM runs")[0][0]
     assert "no package for ko-&gt;en" in (case.reports / "consistency.html").read_text("utf-8")
@@ -363,6 +389,7 @@ def test_korean_document_has_no_translation_pair_and_says_so(case, engine):
 
 
 # ---- files that move ----------------------------------------------------------------------
+
 
 def test_same_content_under_two_names(case):
     case.add("a/original.txt", SEED_ZH.read_bytes())
@@ -428,15 +455,15 @@ def test_file_rewritten_between_discovery_and_reading(case, monkeypatch):
 
 
 def test_symlink_loops(case):
-    os.symlink("self.txt", case.inputs / "self.txt")              # a link to itself
-    os.symlink("ping.md", case.inputs / "pong.md")                # two links pointing at each other
+    os.symlink("self.txt", case.inputs / "self.txt")  # a link to itself
+    os.symlink("ping.md", case.inputs / "pong.md")  # two links pointing at each other
     os.symlink("pong.md", case.inputs / "ping.md")
     (case.inputs / "sub").mkdir()
-    os.symlink("..", case.inputs / "sub" / "up")                   # a folder link back up the tree
+    os.symlink("..", case.inputs / "sub" / "up")  # a folder link back up the tree
     case.run()
     for name in ("self.txt", "ping.md", "pong.md"):
         failed_with(case, name, "cannot read file at discovery", "symbolic links")
-    doc_ids = {doc_id for doc_id, in case.query("SELECT doc_id FROM documents")}
+    doc_ids = {doc_id for (doc_id,) in case.query("SELECT doc_id FROM documents")}
     assert doc_ids == {case.doc_id(name) for name in (GOOD, "self.txt", "ping.md", "pong.md")}  # nothing twice via sub/up
     case.assert_rest_completed()
 
@@ -462,9 +489,12 @@ def test_file_name_that_is_not_utf8(case):
 def test_markdown_front_matter_with_an_impossible_date_and_nesting(case):
     case.add("front.md", "---\ntitle: 正しいタイトル\ndate: 2024-13-45\n---\n\n# 見出し\n\n本文の文章です。\n")
     case.add("nested.md", "---\ntitle: [[[[[[[[[[" + "[" * 3000 + "\n---\n\n本文があります。\n")
-    case.add("aliases.md", "---\na: &a [x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a]\n"
-                           "c: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b]\nd: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c]\n"
-                           "title: *d\nauthor: *d\n---\n\n別名爆弾の本文です。\n")
+    case.add(
+        "aliases.md",
+        "---\na: &a [x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a]\n"
+        "c: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b]\nd: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c]\n"
+        "title: *d\nauthor: *d\n---\n\n別名爆弾の本文です。\n",
+    )
     case.run()
     for name in ("front.md", "nested.md", "aliases.md"):
         row = case.document(name)
@@ -488,6 +518,7 @@ def test_file_swapped_for_a_fifo_between_discovery_and_reading(case, monkeypatch
 
 
 # ---- issue 26: limits retried when they change, digits of other scripts, the stage time budget ------------
+
 
 def test_a_document_refused_over_a_limit_is_ingested_once_the_limit_is_raised(case, monkeypatch):
     monkeypatch.setenv("INGEST_MAX_TEXT_CHARS", "10000")
@@ -520,10 +551,13 @@ SLOW_PREPARATION = "1x" * 40_000
 
 
 @pytest.mark.timeout(120, method="thread")  # the test's bound must not use the SIGALRM the budget uses
-@pytest.mark.parametrize("name, content, stage", [
-    ("numbers.txt", SLOW_EXTRACTION, "extraction"),
-    ("run_on.txt", SLOW_PREPARATION, "preparing"),
-])
+@pytest.mark.parametrize(
+    "name, content, stage",
+    [
+        ("numbers.txt", SLOW_EXTRACTION, "extraction"),
+        ("run_on.txt", SLOW_PREPARATION, "preparing"),
+    ],
+)
 def test_a_slow_document_fails_when_its_stage_runs_out_of_time(case, monkeypatch, name, content, stage):
     """In the main thread (`ingest run` without Prefect) the budget stops even one long regular
     expression; untimed, these documents take ~30 s (extraction) and ~60 s (preparing)."""
@@ -565,11 +599,14 @@ def test_the_stage_time_budget_holds_in_a_worker_thread(case, monkeypatch):
 
 
 @pytest.mark.timeout(120, method="thread")
-@pytest.mark.parametrize("name, content", [
-    ("fullwidth.txt", "１" * 100_000 + "％"),
-    ("stops.txt", "。" * 100_000),
-    ("percent.txt", "%" * 120_000),
-])
+@pytest.mark.parametrize(
+    "name, content",
+    [
+        ("fullwidth.txt", "１" * 100_000 + "％"),
+        ("stops.txt", "。" * 100_000),
+        ("percent.txt", "%" * 120_000),
+    ],
+)
 def test_long_runs_without_a_latin_letter_are_prepared_in_linear_time(case, name, content):
     """Language detection ran its address pattern over the whole text (~70 s for the full-width digits,
     in one call no budget can stop in a worker thread); without a Latin letter its answer is known."""

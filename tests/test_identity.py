@@ -53,7 +53,7 @@ class Warehouse:
     def report_checks(self) -> str:
         """What the report's checks say: its contradictions, notes and corroborations."""
         text = (self.reports / "consistency.md").read_text("utf-8")
-        return text[text.index("## Contradictions"):text.index("## Translation")]
+        return text[text.index("## Contradictions") : text.index("## Translation")]
 
 
 @pytest.fixture
@@ -72,19 +72,25 @@ def folder(tmp_path: Path, name: str, *seeds: str) -> Path:
 
 # ---- item 1: the input boundary ---------------------------------------------------------------
 
+
 def hostile_links(tmp_path: Path, inputs: Path) -> dict[str, str]:
     """Links in `inputs` that resolve outside it, each a way to hide that: name -> what it shows."""
     outside = tmp_path / "outside"
     (outside / "deep").mkdir(parents=True)
     (outside / "secret.txt").write_text(f"社外秘\n\n{SECRET}\n", "utf-8")
-    os.symlink(outside / "secret.txt", inputs / "direct.txt")                  # a plain link out
-    os.symlink("direct.txt", inputs / "chain.txt")                              # a link to that link
-    os.symlink("../outside/secret.txt", inputs / "relative.txt")              # '..' in the target
-    os.symlink(outside / "deep", inputs / "linked_folder")                     # a folder link ...
+    os.symlink(outside / "secret.txt", inputs / "direct.txt")  # a plain link out
+    os.symlink("direct.txt", inputs / "chain.txt")  # a link to that link
+    os.symlink("../outside/secret.txt", inputs / "relative.txt")  # '..' in the target
+    os.symlink(outside / "deep", inputs / "linked_folder")  # a folder link ...
     os.symlink("linked_folder/../secret.txt", inputs / "through_folder.txt")  # ... and '..' through it
-    os.symlink("/etc/passwd", inputs / "passwd.md")                            # its first line a title
-    return {"direct.txt": "secret.txt", "chain.txt": "secret.txt", "relative.txt": "secret.txt",
-            "through_folder.txt": "secret.txt", "passwd.md": "/etc/passwd"}
+    os.symlink("/etc/passwd", inputs / "passwd.md")  # its first line a title
+    return {
+        "direct.txt": "secret.txt",
+        "chain.txt": "secret.txt",
+        "relative.txt": "secret.txt",
+        "through_folder.txt": "secret.txt",
+        "passwd.md": "/etc/passwd",
+    }
 
 
 def test_symlink_outside_the_input_roots_is_refused(tmp_path, store):
@@ -100,7 +106,7 @@ def test_symlink_outside_the_input_roots_is_refused(tmp_path, store):
         assert "--follow-links" in error
     assert store.documents()[f"in/{JA}"] == ("ok", None)
     stored = " ".join(str(v) for row in store.query("SELECT title, text FROM documents") for v in row)
-    stored += " ".join(t for t, in store.query("SELECT text FROM segments"))
+    stored += " ".join(t for (t,) in store.query("SELECT text FROM segments"))
     assert "hunter2" not in stored and "root:" not in stored  # nothing of a target reached the warehouse
     assert len(summary.failed) == len(links) and len(summary.loaded) == 1
 
@@ -111,8 +117,11 @@ def test_links_inside_the_input_roots_are_read_and_count_once(tmp_path, store):
     (inputs / "sub").mkdir()
     os.symlink(f"../{JA}", inputs / "sub" / "up.txt")
     store.run(inputs)
-    assert store.documents() == {f"in/{JA}": ("ok", None), "in/alias.txt": ("duplicate", f"in/{JA}"),
-                                 "in/sub/up.txt": ("duplicate", f"in/{JA}")}
+    assert store.documents() == {
+        f"in/{JA}": ("ok", None),
+        "in/alias.txt": ("duplicate", f"in/{JA}"),
+        "in/sub/up.txt": ("duplicate", f"in/{JA}"),
+    }
 
 
 def test_follow_links_allows_links_outside_the_input_roots(tmp_path, store):
@@ -127,8 +136,7 @@ def test_ingest_run_follow_links_option(tmp_path):
     inputs = folder(tmp_path, "in")
     shutil.copy(SEEDS / JA, tmp_path / "elsewhere.txt")
     os.symlink(tmp_path / "elsewhere.txt", inputs / "linked.txt")
-    args = ["run", "--no-prefect", str(inputs), "--warehouse", str(tmp_path / "w.duckdb"), "--reports",
-            str(tmp_path / "r")]
+    args = ["run", "--no-prefect", str(inputs), "--warehouse", str(tmp_path / "w.duckdb"), "--reports", str(tmp_path / "r")]
     refused = CliRunner().invoke(app, args)
     assert refused.exit_code == 1 and "1 failed" in refused.output and "outside the input folders" in refused.output
     followed = CliRunner().invoke(app, [*args, "--follow-links"])
@@ -136,6 +144,7 @@ def test_ingest_run_follow_links_option(tmp_path):
 
 
 # ---- item 2: document identity ------------------------------------------------------------------
+
 
 def test_two_sites_with_the_same_file_name_keep_both_articles(tmp_path, store):
     """`ingest run siteA` then `ingest run siteB`, both with article.txt: two documents."""
@@ -239,6 +248,7 @@ def test_a_copy_whose_original_is_gone_takes_its_place(tmp_path, store):
 
 # ---- the metamorphic soak: the same files under another root and through a symlink farm --------
 
+
 def test_same_files_under_another_root_and_a_symlink_farm_count_once(tmp_path, store):
     """Ingest a folder; then the same files again under a second root and through a farm of links
     (inside the roots, so allowed); then the second root alone. Every distinct file stays one `ok`
@@ -276,14 +286,19 @@ def test_same_files_under_another_root_and_a_symlink_farm_count_once(tmp_path, s
 
 # ---- issue 26: copies that differ in bytes, concurrent runs, names, empty files, the tool's own files --------
 
+
 def renderings(text: str) -> dict[str, bytes]:
     """One article's text as six byte-different files: another encoding, CRLF, a BOM, NFD, full-width
     and Arabic-Indic digits."""
-    return {"a_utf8.txt": text.encode(), "b_shift_jis.txt": text.encode("shift_jis"),
-            "c_crlf.txt": text.replace("\n", "\r\n").encode(), "d_bom.txt": b"\xef\xbb\xbf" + text.encode(),
-            "e_nfd.txt": unicodedata.normalize("NFD", text).encode(),
-            "f_fullwidth.txt": text.translate({ord(c): ord(c) + 0xFEE0 for c in "0123456789"}).encode(),
-            "g_arabic_indic.txt": text.translate({ord(c): 0x0660 + int(c) for c in "0123456789"}).encode()}
+    return {
+        "a_utf8.txt": text.encode(),
+        "b_shift_jis.txt": text.encode("shift_jis"),
+        "c_crlf.txt": text.replace("\n", "\r\n").encode(),
+        "d_bom.txt": b"\xef\xbb\xbf" + text.encode(),
+        "e_nfd.txt": unicodedata.normalize("NFD", text).encode(),
+        "f_fullwidth.txt": text.translate({ord(c): ord(c) + 0xFEE0 for c in "0123456789"}).encode(),
+        "g_arabic_indic.txt": text.translate({ord(c): 0x0660 + int(c) for c in "0123456789"}).encode(),
+    }
 
 
 def test_byte_different_renderings_of_one_text_are_one_source(tmp_path, store):
@@ -297,13 +312,15 @@ def test_byte_different_renderings_of_one_text_are_one_source(tmp_path, store):
     documents = store.documents()
     assert documents["copies/a_utf8.txt"] == ("ok", None) and documents[f"copies/{ZH}"] == ("ok", None)
     assert {doc_id: documents[doc_id] for doc_id in documents if doc_id[7] in "bcdefg"} == {
-        f"copies/{name}": ("duplicate", "copies/a_utf8.txt") for name in renderings("") if name[0] in "bcdefg"}
+        f"copies/{name}": ("duplicate", "copies/a_utf8.txt") for name in renderings("") if name[0] in "bcdefg"
+    }
     assert len(summary.duplicates) == 6 and len(summary.loaded) == 2
     assert store.query("SELECT count(*) FROM sources") == [(2,)]
-    assert store.query("SELECT count(*) FROM segments WHERE doc_id <> 'copies/a_utf8.txt' "
-                       f"AND doc_id <> 'copies/{ZH}'") == [(0,)]
-    findings = ("SELECT (SELECT list(severity ORDER BY severity) FROM conflicts), "
-                "(SELECT list(n_sources ORDER BY n_sources) FROM corroborations)")
+    assert store.query(f"SELECT count(*) FROM segments WHERE doc_id <> 'copies/a_utf8.txt' AND doc_id <> 'copies/{ZH}'") == [(0,)]
+    findings = (
+        "SELECT (SELECT list(severity ORDER BY severity) FROM conflicts), "
+        "(SELECT list(n_sources ORDER BY n_sources) FROM corroborations)"
+    )
     assert store.query(findings) == plain.query(findings)  # as two files: no article corroborates itself
     store.run(copies)  # and so they stay
     assert store.documents() == documents
@@ -315,8 +332,13 @@ def test_the_same_bytes_loaded_by_two_concurrent_runs_count_once(tmp_path, store
     from ingest.run.runner import Run
     from ingest.settings import RunOptions
 
-    runs = [Run(RunOptions(paths=(str(folder(tmp_path, site, JA)),), warehouse_path=str(store.db),
-                           reports_dir=str(store.reports)), UntranslatedEngine()) for site in ("siteA", "siteB")]
+    runs = [
+        Run(
+            RunOptions(paths=(str(folder(tmp_path, site, JA)),), warehouse_path=str(store.db), reports_dir=str(store.reports)),
+            UntranslatedEngine(),
+        )
+        for site in ("siteA", "siteB")
+    ]
     todo = [run.pending() for run in runs]
     assert [len(t) for t in todo] == [1, 1] and not any(s.duplicate_of for t in todo for s in t)
     for run, sources in zip(runs, todo):

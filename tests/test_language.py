@@ -33,9 +33,13 @@ def test_confidence_is_a_probability():
 
 
 def test_code_urls_and_numbers_are_in_no_language():
-    for text in ("https://github.com/pytorch/pytorch/releases/tag/v2.5.0", "2024-10-17", "| 1 | 2 |",
-                 "pip install torch==2.5.0 --index-url https://download.pytorch.org/whl/cu121",
-                 "model = AutoModel.from_pretrained(\"meta-llama/Llama-3\")"):
+    for text in (
+        "https://github.com/pytorch/pytorch/releases/tag/v2.5.0",
+        "2024-10-17",
+        "| 1 | 2 |",
+        "pip install torch==2.5.0 --index-url https://download.pytorch.org/whl/cu121",
+        'model = AutoModel.from_pretrained("meta-llama/Llama-3")',
+    ):
         assert detect_language(text, context="ja").lang == "zxx", text
     for text in ("Use torch.compile to speed up training of your model.", "H100 80GB"):
         assert detect_language(text, context="ja").lang == "en", text
@@ -49,7 +53,9 @@ def test_segments_in_no_language_need_no_translation_and_no_package(tmp_path):
     (tmp_path / "in" / "a.md").write_text(
         "# PyTorch 2.5 リリース\n\nPyTorch 2.5 では FlexAttention が追加されました。\n\n"
         "https://github.com/pytorch/pytorch/releases/tag/v2.5.0\n\n"
-        "    pip install torch==2.5.0 --index-url https://download.pytorch.org/whl/cu121\n\n2024-10-17\n", "utf-8")
+        "    pip install torch==2.5.0 --index-url https://download.pytorch.org/whl/cu121\n\n2024-10-17\n",
+        "utf-8",
+    )
     summary = run_pipeline([tmp_path / "in"], tmp_path / "w.duckdb", None, engine=UntranslatedEngine())
     assert summary.missing_pairs == ["ja->en"]
     con = warehouse.connect(tmp_path / "w.duckdb", read_only=True)

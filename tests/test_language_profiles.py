@@ -45,9 +45,24 @@ def _ingest(tmp_path: Path, name: str, languages: Path | None) -> duckdb.DuckDBP
     if languages:
         env[LANGUAGE_DIRS_ENV] = str(languages)
     db = tmp_path / f"{name}.duckdb"
-    subprocess.run([sys.executable, "-m", "ingest", "run", "--no-prefect", str(tmp_path / "in"),
-                    "--warehouse", str(db), "--reports", str(tmp_path / f"{name}-reports")],
-                   check=True, env=env, capture_output=True, timeout=300)
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "ingest",
+            "run",
+            "--no-prefect",
+            str(tmp_path / "in"),
+            "--warehouse",
+            str(db),
+            "--reports",
+            str(tmp_path / f"{name}-reports"),
+        ],
+        check=True,
+        env=env,
+        capture_output=True,
+        timeout=300,
+    )
     return duckdb.connect(str(db), read_only=True)
 
 
@@ -65,8 +80,11 @@ def test_a_profile_folder_teaches_the_pipeline_a_language(tmp_path):
 
     query = "SELECT subject, attribute, value FROM claims ORDER BY ALL"
     learned = set(with_profile.execute(query).fetchall()) - set(without.execute(query).fetchall())
-    assert {("flexattention", "maturity", "beta"), ("flexattention", "speedup", "75%"),
-            ("pytorch", "contributors", "504 contributors")} <= learned
+    assert {
+        ("flexattention", "maturity", "beta"),
+        ("flexattention", "speedup", "75%"),
+        ("pytorch", "contributors", "504 contributors"),
+    } <= learned
     for con in (with_profile, without):
         assert con.execute("SELECT lang, status FROM documents").fetchall() == [("fr", "ok")]
     entities = "SELECT label, text FROM entities"
@@ -122,11 +140,20 @@ def test_a_korean_profile_from_a_folder_reads_numerals_percentages_and_maturity(
 
     assert con.execute("SELECT lang FROM documents").fetchall() == [("ko",)]
     entities = set(con.execute("SELECT label, text, norm FROM entities").fetchall())
-    assert {("PERCENT", "삼십 퍼센트", "30"), ("COUNT", "504명의 기여자", "504 contributors"),
-            ("MATURITY", "베타", "beta"), ("MATURITY", "프로토타입", "prototype")} <= entities
+    assert {
+        ("PERCENT", "삼십 퍼센트", "30"),
+        ("COUNT", "504명의 기여자", "504 contributors"),
+        ("MATURITY", "베타", "beta"),
+        ("MATURITY", "프로토타입", "prototype"),
+    } <= entities
     claims = set(con.execute("SELECT subject, attribute, value FROM claims").fetchall())
-    assert {("flexattention", "maturity", "beta"), ("flexattention", "speedup", "30%"),
-            ("pytorch", "contributors", "504 contributors")} <= claims
+    assert {
+        ("flexattention", "maturity", "beta"),
+        ("flexattention", "speedup", "30%"),
+        ("pytorch", "contributors", "504 contributors"),
+    } <= claims
     without = _ingest(tmp_path, "built-in", None)
     assert not {label for label, *_ in without.execute("SELECT label, text, norm FROM entities").fetchall()} & {
-        "PERCENT", "MATURITY"}
+        "PERCENT",
+        "MATURITY",
+    }

@@ -22,10 +22,21 @@ from ingest.identity import module_graph
 
 PACKAGE = Path(__file__).resolve().parents[1] / "src" / "ingest"
 LAYERS = [
-    {"ingest.records", "ingest.errors", "ingest.settings", "ingest.limits", "ingest.deploy", "ingest.budget",
-     "ingest.escape"},
-    {"ingest.lang", "ingest.discover", "ingest.read", "ingest.clean", "ingest.metadata", "ingest.language",
-     "ingest.segment", "ingest.prepare", "ingest.translate", "ingest.extract", "ingest.identity", "ingest.stages"},
+    {"ingest.records", "ingest.errors", "ingest.settings", "ingest.limits", "ingest.deploy", "ingest.budget", "ingest.escape"},
+    {
+        "ingest.lang",
+        "ingest.discover",
+        "ingest.read",
+        "ingest.clean",
+        "ingest.metadata",
+        "ingest.language",
+        "ingest.segment",
+        "ingest.prepare",
+        "ingest.translate",
+        "ingest.extract",
+        "ingest.identity",
+        "ingest.stages",
+    },
     {"ingest.warehouse"},
     {"ingest.check"},
     {"ingest.outputs"},
@@ -33,7 +44,9 @@ LAYERS = [
     {"ingest.flow", "ingest.prefect_server", "ingest.evaluate"},
     {"ingest.cli", "ingest.__main__", "ingest"},
 ]
-MAX_LINES = 400
+# In `ruff format`'s layout (one argument per line once a call overflows): the 400 lines of the
+# earlier, denser layout came to 430-490 when the code was first formatted (outputs/data.py: 368 -> 483).
+MAX_LINES = 500
 LONG_MODULE_REASON = "Why this module is long:"
 
 
@@ -59,7 +72,7 @@ def _cycle(graph: dict[str, set[str]]) -> list[str] | None:
         stack.append(node)
         for target in sorted(graph.get(node, ())):
             if state.get(target) == 1:
-                return stack[stack.index(target):] + [target]
+                return stack[stack.index(target) :] + [target]
             if target not in state and (found := visit(target)):
                 return found
         stack.pop()
@@ -74,8 +87,10 @@ def _cycle(graph: dict[str, set[str]]) -> list[str] | None:
 
 def _packages(graph: dict[str, set[str]]) -> dict[str, set[str]]:
     """The graph between the first-level parts of ingest (ingest.run, ingest.extract, ...)."""
+
     def top(module: str) -> str:
         return ".".join(module.split(".")[:2])
+
     folded: dict[str, set[str]] = {}
     for source, targets in graph.items():
         folded.setdefault(top(source), set()).update(top(t) for t in targets if top(t) != top(source))
@@ -94,8 +109,9 @@ def test_no_two_parts_of_the_package_import_each_other():
 
 
 def test_imports_point_down_the_layers():
-    upward = [f"{source} -> {target}" for source, targets in _graph().items() for target in targets
-              if _layer(target) > _layer(source)]
+    upward = [
+        f"{source} -> {target}" for source, targets in _graph().items() for target in targets if _layer(target) > _layer(source)
+    ]
     assert not upward, "imports that point up a layer:\n" + "\n".join(sorted(upward))
 
 
@@ -121,9 +137,25 @@ def test_ruff_finds_nothing():
     ruff = shutil.which("ruff", path=str(Path(sys.executable).parent))
     assert ruff, "ruff is a dev dependency: run `uv sync` (make test does)"
     root = PACKAGE.parents[1]
-    result = subprocess.run([ruff, "check", "src", "tests", "bench", "flows", "scripts"], cwd=root,
-                            capture_output=True, text=True, check=False)
+    result = subprocess.run(
+        [ruff, "check", "src", "tests", "bench", "flows", "scripts"], cwd=root, capture_output=True, text=True, check=False
+    )
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_ruff_format_changes_nothing():
+    """The code is laid out as `ruff format` lays it out (pyproject.toml's line length), so a diff shows changes, not layout."""
+    ruff = shutil.which("ruff", path=str(Path(sys.executable).parent))
+    assert ruff, "ruff is a dev dependency: run `uv sync` (make test does)"
+    root = PACKAGE.parents[1]
+    result = subprocess.run(
+        [ruff, "format", "--check", "src", "tests", "bench", "flows", "scripts"],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == 0, "run `uv run ruff format src tests bench flows scripts`:\n" + result.stdout + result.stderr
 
 
 def test_mypy_finds_nothing():
@@ -144,10 +176,20 @@ def test_no_module_holds_japanese_or_chinese_string_literals():
     found = []
     for path in sorted(PACKAGE.rglob("*.py")):
         tree = ast.parse(path.read_text("utf-8"))
-        docstrings = {id(node.body[0].value) for node in ast.walk(tree)
-                      if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
-                      and node.body and isinstance(node.body[0], ast.Expr) and isinstance(node.body[0].value, ast.Constant)}
-        found += [f"{path.relative_to(PACKAGE)}:{node.lineno}" for node in ast.walk(tree)
-                  if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings
-                  and _CJK.search(node.value)]
+        docstrings = {
+            id(node.body[0].value)
+            for node in ast.walk(tree)
+            if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
+            and node.body
+            and isinstance(node.body[0], ast.Expr)
+            and isinstance(node.body[0].value, ast.Constant)
+        }
+        found += [
+            f"{path.relative_to(PACKAGE)}:{node.lineno}"
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Constant)
+            and isinstance(node.value, str)
+            and id(node) not in docstrings
+            and _CJK.search(node.value)
+        ]
     assert not found, f"Japanese or Chinese literals in code (move them to lang/<code>/): {found}"

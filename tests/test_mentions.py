@@ -81,12 +81,15 @@ def test_same_values_in_another_order_agree():
 
 
 def test_a_model_of_another_size_pairs_only_with_its_own_name():
-    """"OPT-like-178B" / "OPT-175B" is a changed size; among other models of one family, sizes
+    """ "OPT-like-178B" / "OPT-175B" is a changed size; among other models of one family, sizes
     that do not agree are not paired by a shared word of their names."""
     ja = find_mentions("OPT-13B、OPT-30B、OPT-like-178B", "ja")
     zh = find_mentions("OPT-13B、OPT-30B、OPT-175B", "zh")
     assert sorted((p.a.text, p.b.text, p.relation) for p in match_mentions(ja, zh)) == [
-        ("OPT-13B", "OPT-13B", "agree"), ("OPT-30B", "OPT-30B", "agree"), ("OPT-like-178B", "OPT-175B", "changed")]
+        ("OPT-13B", "OPT-13B", "agree"),
+        ("OPT-30B", "OPT-30B", "agree"),
+        ("OPT-like-178B", "OPT-175B", "changed"),
+    ]
     ja = find_mentions("OPT-like-178B と OPT-like-66B", "ja")
     zh = find_mentions("OPT-175B", "zh")
     assert [p.relation for p in match_mentions(ja, zh)] == []
@@ -106,27 +109,41 @@ def test_an_omission_is_not_a_change():
     assert [p.relation for p in match_mentions(en, zh)] == ["agree"]
 
 
-@pytest.mark.parametrize("text, kind, lang", [
-    ("OpenFold对PDB链7B3A_A的预测", IDENTIFIER, "zh"),
-    ("on A100 GPUs with fp16", IDENTIFIER, "en"),
-    ("see https://example.com/v2/page-2024 for details", URL, "en"),
-    ("图5：微软降水预报", REFERENCE, "zh"),
-    ("as Figure 3 shows", REFERENCE, "en"),
-    ("表 2 に示す", REFERENCE, "ja"),
-    ("PyTorch 2.5 のリリース", VERSION, "ja"),
-    ("DeepSpeed(現時点では0.14.5)", VERSION, "ja"),
-    ("Python versions 3.8-3.10", VERSION, "en"),
-    ("installs v0.* wheels", VERSION, "en"),
-], ids=lambda v: str(v)[:30])
+@pytest.mark.parametrize(
+    "text, kind, lang",
+    [
+        ("OpenFold对PDB链7B3A_A的预测", IDENTIFIER, "zh"),
+        ("on A100 GPUs with fp16", IDENTIFIER, "en"),
+        ("see https://example.com/v2/page-2024 for details", URL, "en"),
+        ("图5：微软降水预报", REFERENCE, "zh"),
+        ("as Figure 3 shows", REFERENCE, "en"),
+        ("表 2 に示す", REFERENCE, "ja"),
+        ("PyTorch 2.5 のリリース", VERSION, "ja"),
+        ("DeepSpeed(現時点では0.14.5)", VERSION, "ja"),
+        ("Python versions 3.8-3.10", VERSION, "en"),
+        ("installs v0.* wheels", VERSION, "en"),
+    ],
+    ids=lambda v: str(v)[:30],
+)
 def test_identifiers_urls_references_and_versions_are_never_quantities(text, kind, lang):
     mentions = find_mentions(text, lang)
     assert kind in {m.kind for m in mentions}
     assert not [m for m in mentions if m.kind in QUANTITIES], mentions
 
 
-@pytest.mark.parametrize("text, lang", [("十分重要", "zh"), ("百度的模型", "zh"), ("千万不要", "zh"),
-                                        ("数百个模型", "zh"), ("一般的な方法", "ja"), ("several hundred GPUs", "en"),
-                                        ("a model of a few days", "en"), ("一方面", "zh")])
+@pytest.mark.parametrize(
+    "text, lang",
+    [
+        ("十分重要", "zh"),
+        ("百度的模型", "zh"),
+        ("千万不要", "zh"),
+        ("数百个模型", "zh"),
+        ("一般的な方法", "ja"),
+        ("several hundred GPUs", "en"),
+        ("a model of a few days", "en"),
+        ("一方面", "zh"),
+    ],
+)
 def test_idioms_and_estimates_are_no_figures(text, lang):
     assert not [m for m in find_mentions(text, lang) if m.kind in QUANTITIES]
 
@@ -140,4 +157,4 @@ def test_dates_compare_as_dates():
 def test_every_mention_slices_its_segment():
     text = "最终，我们生成了 3900 万合成数据，规模达到了 20 亿，涵盖主题超过 3.4 万 (v1.2, A100, 图5)。"
     for mention in find_mentions(text, "zh"):
-        assert text[mention.start:mention.end] == mention.text
+        assert text[mention.start : mention.end] == mention.text

@@ -32,10 +32,17 @@ def meta(text: str, fmt: str = "markdown"):
 
 
 def test_toml_front_matter_with_hugo_keys():
-    found = meta('+++\ntitle = "T"\npublishDate = 2024-10-17T09:00:00Z\nauthors = ["A", "B"]\n'
-                 'translator = "@片刻"\noriginal_url = "https://example.com/post"\n+++\n本文です。')
+    found = meta(
+        '+++\ntitle = "T"\npublishDate = 2024-10-17T09:00:00Z\nauthors = ["A", "B"]\n'
+        'translator = "@片刻"\noriginal_url = "https://example.com/post"\n+++\n本文です。'
+    )
     assert (found.title, found.published_at, found.author, found.translator, found.source_url) == (
-        "T", dt.date(2024, 10, 17), "A, B", "@片刻", "https://example.com/post")
+        "T",
+        dt.date(2024, 10, 17),
+        "A, B",
+        "@片刻",
+        "https://example.com/post",
+    )
 
 
 def test_front_matter_that_does_not_parse_stays_text():
@@ -43,15 +50,18 @@ def test_front_matter_that_does_not_parse_stays_text():
 
 
 def test_japanese_byline_of_a_translated_post():
-    found = meta("# 見出し\n\n2024 年 12 月 3 日の発表を受けて…\n\n"
-                 "※この投稿は米国時間 2025 年 2 月 1 日に、公式ブログに投稿されたものの抄訳です。\n")
+    found = meta(
+        "# 見出し\n\n2024 年 12 月 3 日の発表を受けて…\n\n"
+        "※この投稿は米国時間 2025 年 2 月 1 日に、公式ブログに投稿されたものの抄訳です。\n"
+    )
     assert found.published_at == dt.date(2025, 2, 1)
 
 
 def test_chinese_labelled_and_first_published_lines():
     assert meta("发布: 2024年10月17日\n\n正文。\n", "text").published_at == dt.date(2024, 10, 17)
-    assert meta("标题\n\n参见 2023年1月2日 的公告。\n于 2024-06-03 21:05:12 首次发布\n", "text").published_at \
-        == dt.date(2024, 6, 3)
+    assert meta("标题\n\n参见 2023年1月2日 的公告。\n于 2024-06-03 21:05:12 首次发布\n", "text").published_at == dt.date(
+        2024, 6, 3
+    )
 
 
 def test_english_bylines_with_month_names():
@@ -62,9 +72,11 @@ def test_english_bylines_with_month_names():
 
 
 def test_a_page_declares_its_title_date_and_author_over_its_first_heading():
-    page = ("<html><head><title>人気記事 | サイト</title><meta property='og:title' content='本当の題名'>"
-            "<meta property='article:published_time' content='2025-03-12T10:30:00+09:00'>"
-            "<meta name='author' content='佐藤 花子'></head><body><aside><h2>人気記事</h2></aside><article>"
-            "<h1>本当の題名</h1><p>" + "本文の段落です。" * 30 + "</p></article></body></html>")
+    page = (
+        "<html><head><title>人気記事 | サイト</title><meta property='og:title' content='本当の題名'>"
+        "<meta property='article:published_time' content='2025-03-12T10:30:00+09:00'>"
+        "<meta name='author' content='佐藤 花子'></head><body><aside><h2>人気記事</h2></aside><article>"
+        "<h1>本当の題名</h1><p>" + "本文の段落です。" * 30 + "</p></article></body></html>"
+    )
     found = meta(page, "html")
     assert (found.title, found.published_at, found.author) == ("本当の題名", dt.date(2025, 3, 12), "佐藤 花子")

@@ -57,10 +57,14 @@ class Group:
         run_pipeline([folder], db, None, engine=UntranslatedEngine(), stage_cache=False)
         con = warehouse.connect(db, read_only=True)
         try:
-            mismatches = {tuple(row) for row in con.execute(
-                "SELECT doc_a, doc_b, text_a, text_b, change FROM mismatches").fetchall()}
-            agreements = warehouse.dicts(con, "SELECT doc_a, doc_b, text_a, text_b, kind, confidence FROM agreements "
-                                              "WHERE relation = 'agree' ORDER BY doc_a, doc_b, seg_a, mention_a")
+            mismatches = {
+                tuple(row) for row in con.execute("SELECT doc_a, doc_b, text_a, text_b, change FROM mismatches").fetchall()
+            }
+            agreements = warehouse.dicts(
+                con,
+                "SELECT doc_a, doc_b, text_a, text_b, kind, confidence FROM agreements "
+                "WHERE relation = 'agree' ORDER BY doc_a, doc_b, seg_a, mention_a",
+            )
         finally:
             con.close()
         return mismatches, agreements
@@ -106,18 +110,22 @@ def _one_spelling(name: str, texts) -> bool:
 
 
 def test_renaming_products_consistently_changes_no_mismatch(group):
-    names = Counter(name for text in group.texts.values()
-                    for name in set(re.findall(r"(?<![A-Za-z0-9])[A-Z][A-Za-z]{4,}(?![A-Za-z])", text)))
+    names = Counter(
+        name for text in group.texts.values() for name in set(re.findall(r"(?<![A-Za-z0-9])[A-Z][A-Za-z]{4,}(?![A-Za-z])", text))
+    )
     # Sorted, not in set order: which names are renamed must not depend on PYTHONHASHSEED. Only names
     # written in one case everywhere: names compare case-insensitively, so renaming "Smollm" while a URL
     # keeps "smollm" (and "SmolLM" stays) would not be a consistent rename.
-    shared = sorted(name for name, count in names.items()
-                    if count == len(group.texts) and _one_spelling(name, group.texts.values()))[:3]
+    shared = sorted(
+        name for name, count in names.items() if count == len(group.texts) and _one_spelling(name, group.texts.values())
+    )[:3]
     if not shared:
         pytest.skip("no product name is written in every rendering")
     invented = {name: f"Zorbl{'aeiou'[i]}x" for i, name in enumerate(shared)}
-    renamed = {doc: re.sub(rf"(?<![A-Za-z0-9])({'|'.join(invented)})(?![A-Za-z])",
-                           lambda m: invented[m.group()], text) for doc, text in group.texts.items()}
+    renamed = {
+        doc: re.sub(rf"(?<![A-Za-z0-9])({'|'.join(invented)})(?![A-Za-z])", lambda m: invented[m.group()], text)
+        for doc, text in group.texts.items()
+    }
     after, _ = group.ingest(renamed)
     back = {new: old for old, new in invented.items()}
     restored = {tuple(re.sub("|".join(back), lambda m: back[m.group()], part) for part in mismatch) for mismatch in after}
@@ -154,7 +162,7 @@ def test_the_same_value_in_another_notation_adds_nothing(group):
 def _bumped(version: str) -> str:
     """The version with its last number two higher ("PyTorch 2.2" -> "PyTorch 2.4", "v0.0.1" -> "v0.0.3")."""
     last = list(re.finditer(r"\d+", version))[-1]
-    return version[:last.start()] + str(int(last.group()) + 2) + version[last.end():]
+    return version[: last.start()] + str(int(last.group()) + 2) + version[last.end() :]
 
 
 def test_changing_one_version_adds_exactly_that_version_change(group):
@@ -170,8 +178,9 @@ _OTHER_STATUS = {"beta": "stable", "stable": "beta", "prototype": "beta"}
 
 def test_changing_one_status_word_adds_exactly_that_label_change(group):
     def edit(text: str) -> str:
-        return re.sub("|".join(_OTHER_STATUS), lambda m: _match_case(_OTHER_STATUS[m.group().lower()], m.group()),
-                      text, count=1, flags=re.I)
+        return re.sub(
+            "|".join(_OTHER_STATUS), lambda m: _match_case(_OTHER_STATUS[m.group().lower()], m.group()), text, count=1, flags=re.I
+        )
 
     doc, old = _candidate(group, lambda text: edit(text) != text, kind="label")
     new = edit(old)

@@ -252,7 +252,7 @@ def test_a_refused_install_keeps_the_installed_package(ja_installed, tiny_archiv
 
 def renamed(entries: dict[str, bytes], top: str) -> dict[str, bytes]:
     """The same archive entries under another top-level folder name."""
-    return {top + name[len(name.split("/")[0]):]: data for name, data in entries.items()}
+    return {top + name[len(name.split("/")[0]) :]: data for name, data in entries.items()}
 
 
 def with_metadata(entries: dict[str, bytes], **fields) -> dict[str, bytes]:
@@ -292,15 +292,19 @@ INVALID_PACKAGES = {
     "control_in_target_prefix": lambda ja, zh: with_metadata(ja, target_prefix="\x1b[2J"),
     "bidi_in_from_name": lambda ja, zh: with_metadata(ja, from_name="Japanese\u202e"),
     # json nesting that makes the parser recurse until RecursionError
-    "deeply_nested_metadata": lambda ja, zh: {**ja, METADATA: (
-        b'{"from_code": "ja", "to_code": "en", "package_version": "1.0", "x": ' + b"[" * 100_000
-        + b"]" * 100_000 + b"}")},
+    "deeply_nested_metadata": lambda ja, zh: {
+        **ja,
+        METADATA: (
+            b'{"from_code": "ja", "to_code": "en", "package_version": "1.0", "x": ' + b"[" * 100_000 + b"]" * 100_000 + b"}"
+        ),
+    },
 }
 
 
 @pytest.mark.parametrize("case", sorted(INVALID_PACKAGES))
 def test_invalid_package_never_replaces_a_valid_one_and_never_leaves_the_tool_unusable(
-        ja_installed, tiny_archives, tmp_path, case):
+    ja_installed, tiny_archives, tmp_path, case
+):
     hostile = INVALID_PACKAGES[case](entries_of(tiny_archives.ja_10), entries_of(tiny_archives.zh_10))
     path = write_zip(tmp_path / f"{case}.argosmodel", hostile)
     before = sorted(p.name for p in ja_installed.path.parent.iterdir())
@@ -317,8 +321,11 @@ def test_invalid_package_never_replaces_a_valid_one_and_never_leaves_the_tool_un
 def test_only_xx_to_en_packages_with_xx_not_en_are_accepted(argos_dir, tiny_archives, tmp_path, from_code, to_code):
     entries = with_metadata(renamed(entries_of(tiny_archives.ja_10), "model"), from_code=from_code, to_code=to_code)
 
-    assert_refused(write_zip(tmp_path / "pair.argosmodel", entries), argos_dir,
-                   f"declares {from_code}->{to_code}; only packages that translate another language into English")
+    assert_refused(
+        write_zip(tmp_path / "pair.argosmodel", entries),
+        argos_dir,
+        f"declares {from_code}->{to_code}; only packages that translate another language into English",
+    )
 
 
 def test_package_folder_naming_another_pair_is_refused(ja_installed, tiny_archives, tmp_path):
@@ -361,17 +368,22 @@ def write_padded_zip(path: Path, entries: dict[str, bytes], top: str, members: i
     return path
 
 
-@pytest.mark.parametrize("members, size, match", [
-    (1900, 1 << 20, "unpack to 1,99.* bytes, more than the 1,073,741,824 byte limit"),  # 1.9 GB
-    (900, 1 << 20, "expands 10..-fold \\(limit 200\\)"),  # at the per-member threshold: checked
-    (900, (1 << 20) - 1, "entries expand [0-9]+-fold together \\(limit 20\\) .* zip bomb"),  # just under: overall ratio
-])
+@pytest.mark.parametrize(
+    "members, size, match",
+    [
+        (1900, 1 << 20, "unpack to 1,99.* bytes, more than the 1,073,741,824 byte limit"),  # 1.9 GB
+        (900, 1 << 20, "expands 10..-fold \\(limit 200\\)"),  # at the per-member threshold: checked
+        (900, (1 << 20) - 1, "entries expand [0-9]+-fold together \\(limit 20\\) .* zip bomb"),  # just under: overall ratio
+    ],
+)
 def test_many_members_at_the_per_member_ratio_limit_are_refused_as_a_bomb(
-        ja_installed, tiny_archives, tmp_path, monkeypatch, members, size, match):
+    ja_installed, tiny_archives, tmp_path, monkeypatch, members, size, match
+):
     """Members of 1 MiB of zeros sit at the per-member ratio check's threshold; together they are
     a bomb, refused from the central directory before anything is unpacked."""
-    path = write_padded_zip(tmp_path / "many.argosmodel", entries_of(tiny_archives.ja_11), "translate-ja_en-1_1",
-                            members, size, monkeypatch)
+    path = write_padded_zip(
+        tmp_path / "many.argosmodel", entries_of(tiny_archives.ja_11), "translate-ja_en-1_1", members, size, monkeypatch
+    )
     started = time.monotonic()
 
     with pytest.raises(PackageError, match=match):
@@ -390,8 +402,9 @@ def test_broken_package_on_disk_is_reported_and_skipped_by_list_run_and_remove(j
 
     broken = ja_installed.path.parent / "translate-zh_en-1_0"
     shutil.copytree(ja_installed.path, broken)
-    (broken / "metadata.json").write_text(json.dumps(
-        {"from_code": "zh", "to_code": "en", "package_version": "1.0", "languages": 5}))
+    (broken / "metadata.json").write_text(
+        json.dumps({"from_code": "zh", "to_code": "en", "package_version": "1.0", "languages": 5})
+    )
     runner = CliRunner()
 
     [found] = packages.broken_packages()
@@ -432,12 +445,17 @@ def test_index_install_gives_up_on_a_hanging_network(argos_dir, monkeypatch):
 def test_online_install_from_a_local_index_installs_ja_and_zh(argos_dir, tiny_archives, local_index, index_at):
     """`ingest models install ja zh`: index -> download -> install, end to end over HTTP."""
     ja, zh = local_index.offer(tiny_archives.ja_11), local_index.offer(tiny_archives.zh_10)
-    index_at(local_index.publish("index-ok.json", [
-        local_index.entry("ja", "en", "1.1", [local_index.url("ok", ja)]),
-        local_index.entry("zh", "en", "1.0", [local_index.url("ok", zh)]),
-        local_index.entry("en", "de", "1.0", [local_index.url("ok", "en_de.argosmodel")]),
-        {"type": "translate", "from_code": 5, "links": "not a list"},  # an entry nobody can use is skipped
-    ]))
+    index_at(
+        local_index.publish(
+            "index-ok.json",
+            [
+                local_index.entry("ja", "en", "1.1", [local_index.url("ok", ja)]),
+                local_index.entry("zh", "en", "1.0", [local_index.url("ok", zh)]),
+                local_index.entry("en", "de", "1.0", [local_index.url("ok", "en_de.argosmodel")]),
+                {"type": "translate", "from_code": 5, "links": "not a list"},  # an entry nobody can use is skipped
+            ],
+        )
+    )
 
     result = CliRunner().invoke(models_app, ["install", "ja", "zh"])
 
@@ -447,19 +465,25 @@ def test_online_install_from_a_local_index_installs_ja_and_zh(argos_dir, tiny_ar
     assert sorted(p.name for p in argos_dir.iterdir()) == ["translate-ja_en-1_1", "translate-zh_en-1_0"]
 
 
-@pytest.mark.parametrize("fault, link, match", [
-    ("404", lambda index, name: index.url("ok", "no-such-package.argosmodel"), "HTTP 404"),
-    ("truncated", lambda index, name: index.url("truncated", name), "truncated: received .* of .* bytes"),
-    ("stalled", lambda index, name: index.url("stall", name), "sent nothing for 1 s \\(stalled\\)"),
-    ("wrong_pair", lambda index, name: index.url("ok", "zh-offered-as-ja.argosmodel"),
-     "fetched as the ja->en package but metadata.json declares zh->en"),
-])
+@pytest.mark.parametrize(
+    "fault, link, match",
+    [
+        ("404", lambda index, name: index.url("ok", "no-such-package.argosmodel"), "HTTP 404"),
+        ("truncated", lambda index, name: index.url("truncated", name), "truncated: received .* of .* bytes"),
+        ("stalled", lambda index, name: index.url("stall", name), "sent nothing for 1 s \\(stalled\\)"),
+        (
+            "wrong_pair",
+            lambda index, name: index.url("ok", "zh-offered-as-ja.argosmodel"),
+            "fetched as the ja->en package but metadata.json declares zh->en",
+        ),
+    ],
+)
 def test_online_install_failure_leaves_the_installed_packages_as_they_were(
-        ja_installed, tiny_archives, local_index, index_at, fault, link, match):
+    ja_installed, tiny_archives, local_index, index_at, fault, link, match
+):
     name = local_index.offer(tiny_archives.ja_11)
     local_index.offer(tiny_archives.zh_10, "zh-offered-as-ja.argosmodel")
-    index_at(local_index.publish(f"index-{fault}.json", [
-        local_index.entry("ja", "en", "1.1", [link(local_index, name)])]))
+    index_at(local_index.publish(f"index-{fault}.json", [local_index.entry("ja", "en", "1.1", [link(local_index, name)])]))
     before = sorted(p.name for p in ja_installed.path.parent.iterdir())
     started = time.monotonic()
 
@@ -472,8 +496,11 @@ def test_online_install_failure_leaves_the_installed_packages_as_they_were(
 
 
 def test_online_install_of_a_language_the_index_lacks_says_what_it_offers(argos_dir, local_index, index_at):
-    index_at(local_index.publish("index-zh-only.json", [
-        local_index.entry("zh", "en", "1.0", [local_index.url("ok", "zh.argosmodel")])]))
+    index_at(
+        local_index.publish(
+            "index-zh-only.json", [local_index.entry("zh", "en", "1.0", [local_index.url("ok", "zh.argosmodel")])]
+        )
+    )
 
     with pytest.raises(PackageError, match="no package for ko->en; it offers: zh->en"):
         install_from_index(["ko"])

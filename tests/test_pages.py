@@ -31,19 +31,23 @@ GENERATED_F1_SLACK = 0.03
 def _expected_text(main: list[dict]) -> str:
     parts = []
     for item in main:
-        (kind, value), = item.items()
+        ((kind, value),) = item.items()
         parts.append(" | ".join(value) if kind == "row" else value)
     return "\n".join(parts)
 
 
 def _labelled() -> list[tuple[str, str, dict]]:
-    return [(path.stem, path.read_text("utf-8"), yaml.safe_load(path.with_suffix(".yaml").read_text("utf-8")))
-            for path in sorted(PAGES.glob("*.html"))]
+    return [
+        (path.stem, path.read_text("utf-8"), yaml.safe_load(path.with_suffix(".yaml").read_text("utf-8")))
+        for path in sorted(PAGES.glob("*.html"))
+    ]
 
 
 def _line(name: str, mine, theirs) -> str:
-    return (f"{name:58s} F1 ours {mine.f1:.3f} trafilatura {theirs.f1:.3f} | title {int(mine.title)}/"
-            f"{int(theirs.title)} | date {int(mine.date)}/{int(theirs.date)}")
+    return (
+        f"{name:58s} F1 ours {mine.f1:.3f} trafilatura {theirs.f1:.3f} | title {int(mine.title)}/"
+        f"{int(theirs.title)} | date {int(mine.date)}/{int(theirs.date)}"
+    )
 
 
 def test_labelled_pages_read_at_least_as_well_as_trafilatura_and_without_furniture():
@@ -67,8 +71,11 @@ def test_labelled_pages_read_at_least_as_well_as_trafilatura_and_without_furnitu
 
 @pytest.mark.skipif(not SHARED.is_dir(), reason="../shared (the articles the pages are made from) is absent")
 def test_pages_made_from_the_shared_articles():
-    pages = [page for shift in range(len(TEMPLATES))
-             for page in generated_pages(lambda index, shift=shift: TEMPLATES[(index + shift) % len(TEMPLATES)])]
+    pages = [
+        page
+        for shift in range(len(TEMPLATES))
+        for page in generated_pages(lambda index, shift=shift: TEMPLATES[(index + shift) % len(TEMPLATES)])
+    ]
     assert pages
     by_template: dict[str, list] = {template: [] for template in TEMPLATES}
     lines = []
@@ -84,17 +91,21 @@ def test_pages_made_from_the_shared_articles():
     print("\n" + "\n".join(lines))
     for template, results in by_template.items():
         n = len(results)
-        print(f"{template}: {n} pages, mean F1 ours {sum(m.f1 for m, _ in results) / n:.3f} trafilatura "
-              f"{sum(t.f1 for _, t in results) / n:.3f}; ours below trafilatura on "
-              f"{sum(m.f1 < t.f1 for m, t in results)}; titles {sum(m.title for m, _ in results)}/"
-              f"{sum(t.title for _, t in results)}, dates {sum(m.date for m, _ in results)}/"
-              f"{sum(t.date for _, t in results)}")
+        print(
+            f"{template}: {n} pages, mean F1 ours {sum(m.f1 for m, _ in results) / n:.3f} trafilatura "
+            f"{sum(t.f1 for _, t in results) / n:.3f}; ours below trafilatura on "
+            f"{sum(m.f1 < t.f1 for m, t in results)}; titles {sum(m.title for m, _ in results)}/"
+            f"{sum(t.title for _, t in results)}, dates {sum(m.date for m, _ in results)}/"
+            f"{sum(t.date for _, t in results)}"
+        )
 
 
 def test_reading_pages_opens_no_network_connection(monkeypatch):
     """trafilatura and htmldate can fetch URLs; the cleaner hands them parsed pages only."""
+
     def refuse(*args, **kwargs):
         raise AssertionError(f"a network connection was attempted: {args}")
+
     monkeypatch.setattr(socket.socket, "connect", refuse)
     monkeypatch.setattr(socket, "create_connection", refuse)
     for name, page, label in _labelled():

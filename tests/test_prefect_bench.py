@@ -18,8 +18,12 @@ def test_prefect_overhead_benchmark_runs_and_writes_its_results(served, tmp_path
     from bench import prefect_overhead
 
     out = tmp_path / "prefect_overhead.json"
-    assert prefect_overhead.main(["--n", "6", "--batch-size", "3", "--out", str(out), "--repeat", "1",
-                                  "--api-url", served.api_url, "--dask"]) == 0
+    assert (
+        prefect_overhead.main(
+            ["--n", "6", "--batch-size", "3", "--out", str(out), "--repeat", "1", "--api-url", served.api_url, "--dask"]
+        )
+        == 0
+    )
     results = json.loads(out.read_text("utf-8"))
     assert results["documents"] == 6 and results["warehouses_agree"]
     flow = next(r for r in results["runs"] if r["path"] == "flow")

@@ -61,11 +61,11 @@ def test_the_deployment_does_not_depend_on_the_deploying_directory(served):
     assert str(ROOT) not in json.dumps({k: v for k, v in deployment.items() if k != "parameter_openapi_schema"})
     properties = deployment["parameter_openapi_schema"]["properties"]
     assert properties["warehouse_path"]["default"] == "warehouse/ingest.duckdb"  # relative: project root
-    assert {"dask", "dask_address", "batch_size", "max_concurrency"} <= set(
-        deployment["parameter_openapi_schema"]["properties"])
+    assert {"dask", "dask_address", "batch_size", "max_concurrency"} <= set(deployment["parameter_openapi_schema"]["properties"])
     # every parameter is described, with the CLI's help text (RunOptions)
     assert {name: p.get("description") for name, p in properties.items()} == {
-        f.name: describe(f.name) for f in fields(RunOptions)}
+        f.name: describe(f.name) for f in fields(RunOptions)
+    }
     schedules = api_get(served.api_url, f"/deployments/{deployment['id']}/schedules")
     assert [(s["schedule"]["cron"], s["active"]) for s in schedules] == [("0 6 * * *", False)]  # daily, switched off
     inspected = served.run(UV, "run", "prefect", "deployment", "inspect", "ingest/ingest")
@@ -73,8 +73,18 @@ def test_the_deployment_does_not_depend_on_the_deploying_directory(served):
 
 
 def test_ingest_run_reports_to_the_served_server_and_shows_in_flow_run_ls(served, seeds_copy, tmp_path):
-    result = served.run(UV, "run", "ingest", "run", str(seeds_copy), "--warehouse", str(tmp_path / "w.duckdb"),
-                        "--reports", str(tmp_path / "r"), timeout=300)
+    result = served.run(
+        UV,
+        "run",
+        "ingest",
+        "run",
+        str(seeds_copy),
+        "--warehouse",
+        str(tmp_path / "w.duckdb"),
+        "--reports",
+        str(tmp_path / "r"),
+        timeout=300,
+    )
     assert result.returncode == 0, result.stdout + result.stderr
     assert f"Prefect: reporting to the server at {served.api_url}" in result.stderr
     # JSON, not the table: the table cuts "COMPLETED" to "COMP…" on a narrow terminal
@@ -91,8 +101,9 @@ SUMMARY = "4 files: 4 loaded, 0 unchanged (skipped), 0 failed, 0 duplicate"
 def test_deployment_run_watch_completes_and_fills_the_warehouse(served, seeds_copy, tmp_path):
     db, reports = tmp_path / "w.duckdb", tmp_path / "reports"
     started = time.monotonic()
-    result = served.run(*RUN, "-p", f'paths=["{seeds_copy}"]', "-p", f"warehouse_path={db}",
-                        "-p", f"reports_dir={reports}", timeout=400)
+    result = served.run(
+        *RUN, "-p", f'paths=["{seeds_copy}"]', "-p", f"warehouse_path={db}", "-p", f"reports_dir={reports}", timeout=400
+    )
     elapsed = time.monotonic() - started
     assert result.returncode == 0, result.stdout + result.stderr
     assert "Flow run finished successfully in 'Completed'" in result.stdout
@@ -110,14 +121,14 @@ def test_deployment_run_watch_completes_and_fills_the_warehouse(served, seeds_co
     logged = [item.strip() for item in re.split(r"(?=[▪●] )", watched) if item.startswith("▪")]
     summaries = [i for i, line in enumerate(logged) if line.endswith(SUMMARY)]
     assert summaries, logged[-3:]
-    assert all(line.endswith(f"Finished in state Completed('{SUMMARY}')") for line in logged[summaries[-1] + 1:])
+    assert all(line.endswith(f"Finished in state Completed('{SUMMARY}')") for line in logged[summaries[-1] + 1 :])
     # the same in the log the server keeps (the UI's Logs tab)
-    logs = api_post(served.api_url, "/logs/filter", {"logs": {"flow_run_id": {"any_": [flow_run["id"]]}},
-                                                     "sort": "TIMESTAMP_ASC"})
+    logs = api_post(
+        served.api_url, "/logs/filter", {"logs": {"flow_run_id": {"any_": [flow_run["id"]]}}, "sort": "TIMESTAMP_ASC"}
+    )
     assert [log["message"] for log in logs][-2:] == [SUMMARY, f"Finished in state Completed('{SUMMARY}')"]
 
-    artifacts = api_post(served.api_url, "/artifacts/filter",
-                         {"artifacts": {"flow_run_id": {"any_": [flow_run["id"]]}}})
+    artifacts = api_post(served.api_url, "/artifacts/filter", {"artifacts": {"flow_run_id": {"any_": [flow_run["id"]]}}})
     by_key = {a["key"]: a for a in artifacts}
     report_key, conflicts_key = artifact_key("consistency-report", str(db)), artifact_key("conflicts", str(db))
     assert {report_key, conflicts_key} <= set(by_key) and report_key.startswith("consistency-report-w-")
@@ -133,8 +144,7 @@ def test_deployment_run_watch_completes_and_fills_the_warehouse(served, seeds_co
     con = warehouse.connect(db, read_only=True)
     try:
         statuses = con.execute("SELECT status, count(*) FROM documents GROUP BY 1").fetchall()
-        contradictions = con.execute("SELECT subject FROM conflicts WHERE severity = 'contradiction' "
-                                     "ORDER BY subject").fetchall()
+        contradictions = con.execute("SELECT subject FROM conflicts WHERE severity = 'contradiction' ORDER BY subject").fetchall()
         con_rows = con.execute("SELECT doc_id FROM documents").fetchall()
     finally:
         con.close()

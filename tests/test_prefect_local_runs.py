@@ -39,8 +39,11 @@ def _dead_address() -> str:
 
 def test_without_a_server_the_run_calls_the_stages_directly_and_says_why(tmp_path):
     address = _dead_address()
-    result = runner.invoke(app, ["run", str(_seeds(tmp_path)), "--warehouse", str(tmp_path / "w.duckdb"),
-                                 "--reports", str(tmp_path / "r")], env={"PREFECT_API_URL": address})
+    result = runner.invoke(
+        app,
+        ["run", str(_seeds(tmp_path)), "--warehouse", str(tmp_path / "w.duckdb"), "--reports", str(tmp_path / "r")],
+        env={"PREFECT_API_URL": address},
+    )
     assert result.exit_code == 0, result.output
     assert f"no Prefect server answers at {address}" in result.output and "4 loaded" in result.output
     assert "temporary server" not in result.output
@@ -49,8 +52,7 @@ def test_without_a_server_the_run_calls_the_stages_directly_and_says_why(tmp_pat
 def test_the_configured_server_is_found_without_importing_prefect(tmp_path, monkeypatch):
     (tmp_path / "prefect.toml").write_text('profiles_path = "home/profiles.toml"\n')
     (tmp_path / "home").mkdir()
-    (tmp_path / "home" / "profiles.toml").write_text(
-        'active = "p"\n[profiles.p]\nPREFECT_API_URL = "http://127.0.0.1:1/api"\n')
+    (tmp_path / "home" / "profiles.toml").write_text('active = "p"\n[profiles.p]\nPREFECT_API_URL = "http://127.0.0.1:1/api"\n')
     for name in ("PREFECT_API_URL", "PREFECT_PROFILES_PATH", "PREFECT_PROFILE"):
         monkeypatch.delenv(name, raising=False)
     assert prefect_server.configured_api_url(tmp_path) == "http://127.0.0.1:1/api"
@@ -78,8 +80,18 @@ def test_run_with_prefect_uses_a_temporary_server_and_stops_it(tmp_path):
     flow_log = _Messages()
     logging.getLogger("prefect.flow_runs").addHandler(flow_log)
     try:
-        result = runner.invoke(app, ["run", str(_seeds(tmp_path)), "--warehouse", str(tmp_path / "w.duckdb"),
-                                     "--reports", str(tmp_path / "r"), "--prefect"])
+        result = runner.invoke(
+            app,
+            [
+                "run",
+                str(_seeds(tmp_path)),
+                "--warehouse",
+                str(tmp_path / "w.duckdb"),
+                "--reports",
+                str(tmp_path / "r"),
+                "--prefect",
+            ],
+        )
     finally:
         logging.getLogger("prefect.flow_runs").removeHandler(flow_log)
     assert result.exit_code == 0, result.output
@@ -88,8 +100,9 @@ def test_run_with_prefect_uses_a_temporary_server_and_stops_it(tmp_path):
     # the flow's log (the run named after its inputs) has no "View at" link to a server that serves
     # no UI and is gone
     logged = flow_log.messages
-    assert any(re.fullmatch(r"Beginning flow run 'ingest seeds \d{4}-\d\d-\d\d \d\d:\d\d \S+' for flow 'ingest'", m)
-               for m in logged), logged
+    assert any(
+        re.fullmatch(r"Beginning flow run 'ingest seeds \d{4}-\d\d-\d\d \d\d:\d\d \S+' for flow 'ingest'", m) for m in logged
+    ), logged
     assert not [m for m in logged if "View at" in m]
     assert not prefect_server.answers(address, timeout=1)
 
@@ -104,9 +117,25 @@ def _children(pid: int) -> list[int]:
 @pytest.mark.timeout(600)
 def test_the_temporary_prefect_server_does_not_outlive_a_sigkilled_run(tmp_path):
     env = {**os.environ, "PREFECT_HOME": str(tmp_path / "prefect-home")}
-    process = subprocess.Popen([sys.executable, "-m", "ingest", "run", str(_seeds(tmp_path)), "--prefect",
-                                "--warehouse", str(tmp_path / "w.duckdb"), "--reports", str(tmp_path / "r")],
-                               cwd=ROOT, env=env, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True)
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "ingest",
+            "run",
+            str(_seeds(tmp_path)),
+            "--prefect",
+            "--warehouse",
+            str(tmp_path / "w.duckdb"),
+            "--reports",
+            str(tmp_path / "r"),
+        ],
+        cwd=ROOT,
+        env=env,
+        stderr=subprocess.PIPE,
+        stdout=subprocess.DEVNULL,
+        text=True,
+    )
     servers: list[int] = []
     try:
         for line in process.stderr:
@@ -136,10 +165,25 @@ def test_an_unwritable_prefect_home_fails_fast_and_suggests_no_prefect(tmp_path)
     home = tmp_path / "not-a-folder"
     home.write_text("x")
     started = time.monotonic()
-    result = subprocess.run([sys.executable, "-m", "ingest", "run", str(_seeds(tmp_path)), "--prefect",
-                             "--warehouse", str(tmp_path / "w.duckdb"), "--reports", str(tmp_path / "r")],
-                            cwd=ROOT, env={**os.environ, "PREFECT_HOME": str(home)}, capture_output=True, text=True,
-                            timeout=300)
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "ingest",
+            "run",
+            str(_seeds(tmp_path)),
+            "--prefect",
+            "--warehouse",
+            str(tmp_path / "w.duckdb"),
+            "--reports",
+            str(tmp_path / "r"),
+        ],
+        cwd=ROOT,
+        env={**os.environ, "PREFECT_HOME": str(home)},
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert result.returncode == 1, result.stdout + result.stderr
     assert "is not writable" in result.stderr and "--no-prefect" in result.stderr
     assert time.monotonic() - started < 60

@@ -28,15 +28,24 @@ pytestmark = [pytest.mark.integration, pytest.mark.timeout(900)]
 
 CHROMIUM = "/usr/bin/chromium"
 # Headless, and nothing of Chromium's own that would reach the network or wait for a profile.
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 NO_API = "Can't connect to Server API"
 
 
 def _chromium() -> str:
     if not os.access(CHROMIUM, os.X_OK):
-        pytest.skip(f"headless Chromium is not installed at {CHROMIUM} (Debian package chromium); `make browser` "
-                    "installs it with apt-get when run as root or with passwordless sudo")
+        pytest.skip(
+            f"headless Chromium is not installed at {CHROMIUM} (Debian package chromium); `make browser` "
+            "installs it with apt-get when run as root or with passwordless sudo"
+        )
     return CHROMIUM
 
 
@@ -62,17 +71,25 @@ def open_flow_run(url: str, server: str, expect: str | re.Pattern, screenshot: P
             context.route("**/*", local_only)
             page = context.new_page()
             api_failures: list[str] = []
-            page.on("requestfailed", lambda r: api_failures.append(f"{r.url}: {r.failure}")
-                    if urlsplit(r.url).netloc == server else None)
-            page.on("response", lambda r: api_failures.append(f"{r.url}: HTTP {r.status}")
-                    if "/api/" in r.url and r.status >= 400 else None)
-            shown: dict = {"key": None, "artifact_page": "", "artifact_url": None,
-                           "api_failures": api_failures, "external": external}
+            page.on(
+                "requestfailed",
+                lambda r: api_failures.append(f"{r.url}: {r.failure}") if urlsplit(r.url).netloc == server else None,
+            )
+            page.on(
+                "response",
+                lambda r: api_failures.append(f"{r.url}: HTTP {r.status}") if "/api/" in r.url and r.status >= 400 else None,
+            )
+            shown: dict = {
+                "key": None,
+                "artifact_page": "",
+                "artifact_url": None,
+                "api_failures": api_failures,
+                "external": external,
+            }
             page.goto(url, wait_until="networkidle")
             try:
                 # V1 marks its tabs <li class="p-tab">, V2 <button role="tab">
-                page.locator("[role=tab]:text-is('Artifacts'), .p-tab:text-is('Artifacts')").first.click(
-                    timeout=60_000)
+                page.locator("[role=tab]:text-is('Artifacts'), .p-tab:text-is('Artifacts')").first.click(timeout=60_000)
                 card = page.get_by_text(re.compile(r"^consistency-report-")).first
                 card.wait_for(timeout=60_000)
             except PlaywrightTimeout:  # a UI that cannot reach the API shows no tabs or no artifacts
@@ -99,9 +116,22 @@ def test_the_flow_run_page_of_a_deployment_run_shows_the_report_artifact(served,
     server = urlsplit(ui).netloc
     db = tmp_path / "w.duckdb"
     started = time.monotonic()
-    result = served.run(UV, "run", "prefect", "deployment", "run", "ingest/ingest", "--watch",
-                        "-p", f'paths=["{seeds_copy}"]', "-p", f"warehouse_path={db}",
-                        "-p", f"reports_dir={tmp_path / 'reports'}", timeout=400)
+    result = served.run(
+        UV,
+        "run",
+        "prefect",
+        "deployment",
+        "run",
+        "ingest/ingest",
+        "--watch",
+        "-p",
+        f'paths=["{seeds_copy}"]',
+        "-p",
+        f"warehouse_path={db}",
+        "-p",
+        f"reports_dir={tmp_path / 'reports'}",
+        timeout=400,
+    )
     run_seconds = time.monotonic() - started
     assert result.returncode == 0, result.stdout + result.stderr
     flow_run_id = re.search(r"UUID: ([0-9a-f-]{36})", result.stdout).group(1)
@@ -118,8 +148,7 @@ def test_the_flow_run_page_of_a_deployment_run_shows_the_report_artifact(served,
     started = time.monotonic()
     # the page Prefect links to (its V1 UI), then the same page in the V2 UI, where the UI's
     # own address (what `make serve` prints) leads a new browser
-    for version, url, expect in (("v1", link, "FlexAttention"),
-                                 ("v2", f"{ui}/v2/runs/flow-run/{flow_run_id}", made_by)):
+    for version, url, expect in (("v1", link, "FlexAttention"), ("v2", f"{ui}/v2/runs/flow-run/{flow_run_id}", made_by)):
         shown = open_flow_run(url, server, expect, tmp_path / f"prefect-ui-{version}.png")
         for page in ("flow_run_page", "text"):
             assert NO_API not in shown[page], (version, page, shown[page][:2000])
@@ -134,6 +163,5 @@ def test_the_flow_run_page_of_a_deployment_run_shows_the_report_artifact(served,
             assert made_by.search(shown["artifact_page"]), shown["artifact_page"][-500:]
         # nothing the UI sends to the internet beyond the V2 UI's configuration request (all aborted);
         # analytics events would show up here
-        assert not [u for u in shown["external"] if not u.startswith("https://sr-client-cfg.amplitude.com/")], \
-            shown["external"]
+        assert not [u for u in shown["external"] if not u.startswith("https://sr-client-cfg.amplitude.com/")], shown["external"]
     print(json.dumps({"deployment_run_s": round(run_seconds, 1), "browser_s": round(time.monotonic() - started, 1)}))

@@ -15,8 +15,18 @@ from ingest.lang import profiles
 
 SEEDS = Path(__file__).resolve().parents[1] / "seeds"
 # Lines that exercise case folding, full-width digits and other edge cases of the gates.
-EDGE_LINES = ["ＰｙＴｏｒｃｈ ２.５ で 3 倍", "BETA 版", "ſtable and \u212aernel", "İntel Xeon", "百分之五十",
-              "1,000 tokens/s", "v0.14.5", "", " ", "GPU MAX"]
+EDGE_LINES = [
+    "ＰｙＴｏｒｃｈ ２.５ で 3 倍",
+    "BETA 版",
+    "ſtable and \u212aernel",
+    "İntel Xeon",
+    "百分之五十",
+    "1,000 tokens/s",
+    "v0.14.5",
+    "",
+    " ",
+    "GPU MAX",
+]
 
 
 def _lines() -> list[str]:
@@ -42,8 +52,18 @@ def test_narrowed_rules_keep_every_pattern_that_matches(lang):
 
 def test_narrowed_notation_keeps_every_pattern_that_matches():
     found = patterns()
-    every = [DOTTED, found.url, *found.dates, found.token, found.number, found.numeral, found.word_number,
-             *found.fractions, found.reference, found.multiplier_word]
+    every = [
+        DOTTED,
+        found.url,
+        *found.dates,
+        found.token,
+        found.number,
+        found.numeral,
+        found.word_number,
+        *found.fractions,
+        found.reference,
+        found.multiplier_word,
+    ]
     for line in _lines():
         kept = {id(p) for p in _prefilter().narrowed(line)}
         assert all(id(p) in kept for p in every if p.search(line)), line

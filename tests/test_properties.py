@@ -26,22 +26,129 @@ from ingest.segment import MAX_SEGMENT_CHARS, segment
 SCALE = float(os.environ.get("INGEST_HYPOTHESIS_SCALE", "1"))
 # Deterministic: the same examples in every run (derandomize, no example database), and nothing
 # measured on the clock (no deadline, no too_slow health check): a loaded machine cannot fail them.
-_STEADY = {"deadline": None, "derandomize": True, "database": None,
-               "suppress_health_check": [HealthCheck.too_slow, HealthCheck.data_too_large]}
+_STEADY = {
+    "deadline": None,
+    "derandomize": True,
+    "database": None,
+    "suppress_health_check": [HealthCheck.too_slow, HealthCheck.data_too_large],
+}
 FAST = settings(max_examples=int(150 * SCALE), **_STEADY)
 MORE = settings(max_examples=int(300 * SCALE), **_STEADY)
 
 # Pieces of the text these stages care about, so random strings hit their rules often.
-TOKENS = ["PyTorch", " 2.5", "2.5.1", "CUDA 12.4", "H100", "A100", "GPU", "75%", "最大", "約", "up to", "1.5倍",
-          "3x", "2万", "29.8k", "1,000", "億", "十二", "百分之二十", "ベータ", "beta", "prototype", "原型", "安定版",
-          "。", "、", ". ", "! ", "？", "\n", "\n\n", " ", "\t", "「", "」", "(", ")", "|", "---", "# ", "- ", "1. ",
-          "<p>", "</p>", "<div>", "<table><tr><td>", "</td></tr></table>", "<script>x</script>", "<!-- c -->",
-          "&amp;", "\u200b", "\u202e", "\ufeff", "\u3000", "\x00", "\r\n", "é", "한국어", "中文", "日本語", "ｆｕｌｌ",
-          "２０２４年１０月", "2024-10-17", "v2.5", "torch.compile", "e.g. this", "TB", "GB", "ms", "tokens/s"]
+TOKENS = [
+    "PyTorch",
+    " 2.5",
+    "2.5.1",
+    "CUDA 12.4",
+    "H100",
+    "A100",
+    "GPU",
+    "75%",
+    "最大",
+    "約",
+    "up to",
+    "1.5倍",
+    "3x",
+    "2万",
+    "29.8k",
+    "1,000",
+    "億",
+    "十二",
+    "百分之二十",
+    "ベータ",
+    "beta",
+    "prototype",
+    "原型",
+    "安定版",
+    "。",
+    "、",
+    ". ",
+    "! ",
+    "？",
+    "\n",
+    "\n\n",
+    " ",
+    "\t",
+    "「",
+    "」",
+    "(",
+    ")",
+    "|",
+    "---",
+    "# ",
+    "- ",
+    "1. ",
+    "<p>",
+    "</p>",
+    "<div>",
+    "<table><tr><td>",
+    "</td></tr></table>",
+    "<script>x</script>",
+    "<!-- c -->",
+    "&amp;",
+    "\u200b",
+    "\u202e",
+    "\ufeff",
+    "\u3000",
+    "\x00",
+    "\r\n",
+    "é",
+    "한국어",
+    "中文",
+    "日本語",
+    "ｆｕｌｌ",
+    "２０２４年１０月",
+    "2024-10-17",
+    "v2.5",
+    "torch.compile",
+    "e.g. this",
+    "TB",
+    "GB",
+    "ms",
+    "tokens/s",
+]
 structured_text = st.lists(st.one_of(st.sampled_from(TOKENS), st.text(max_size=8)), max_size=40).map("".join)
 # Markup shards: what trips HTML and Markdown parsers ('<![0' once made html.parser raise).
-MARKUP = ["<", ">", "</", "<!", "<?", "<![", "]]>", "CDATA[", "--", "-->", "=", '"', "'", " ", "a", "p", "td", "tr",
-          "script", "&", "#", "x", ";", "[", "]", "(", ")", "*", "_", "`", "|", "\n", "#", "!", "/", "0", "文"]
+MARKUP = [
+    "<",
+    ">",
+    "</",
+    "<!",
+    "<?",
+    "<![",
+    "]]>",
+    "CDATA[",
+    "--",
+    "-->",
+    "=",
+    '"',
+    "'",
+    " ",
+    "a",
+    "p",
+    "td",
+    "tr",
+    "script",
+    "&",
+    "#",
+    "x",
+    ";",
+    "[",
+    "]",
+    "(",
+    ")",
+    "*",
+    "_",
+    "`",
+    "|",
+    "\n",
+    "#",
+    "!",
+    "/",
+    "0",
+    "文",
+]
 markup_text = st.lists(st.sampled_from(MARKUP), max_size=60).map("".join)
 any_text = st.one_of(st.text(max_size=300), structured_text, markup_text)
 FORMATS = ["text", "markdown", "html"]
@@ -49,20 +156,37 @@ FORMATS = ["text", "markdown", "html"]
 
 # ---- reader -----------------------------------------------------------------------------
 
-encoded_text = st.tuples(st.text(max_size=200), st.sampled_from(
-    ["utf-8", "utf-8-sig", "utf-16", "utf-16-le", "utf-16-be", "shift_jis", "euc_jp", "gb18030", "big5",
-     "latin-1", "cp1252", "iso2022_jp"])).map(lambda pair: pair[0].encode(pair[1], errors="ignore"))
-raw_bytes = st.one_of(st.binary(max_size=600), encoded_text,
-                      st.tuples(encoded_text, st.binary(max_size=8), encoded_text).map(lambda t: b"".join(t)))
+encoded_text = st.tuples(
+    st.text(max_size=200),
+    st.sampled_from(
+        [
+            "utf-8",
+            "utf-8-sig",
+            "utf-16",
+            "utf-16-le",
+            "utf-16-be",
+            "shift_jis",
+            "euc_jp",
+            "gb18030",
+            "big5",
+            "latin-1",
+            "cp1252",
+            "iso2022_jp",
+        ]
+    ),
+).map(lambda pair: pair[0].encode(pair[1], errors="ignore"))
+raw_bytes = st.one_of(
+    st.binary(max_size=600), encoded_text, st.tuples(encoded_text, st.binary(max_size=8), encoded_text).map(lambda t: b"".join(t))
+)
 
 
 @FAST
 @given(raw_bytes)
 @example(b"")
-@example(b"\xff\xfe")          # a UTF-16 BOM and nothing else
-@example(b"\xef\xbb\xbf \n")   # a UTF-8 BOM and whitespace
+@example(b"\xff\xfe")  # a UTF-16 BOM and nothing else
+@example(b"\xef\xbb\xbf \n")  # a UTF-8 BOM and whitespace
 @example(b"a\x00" * 10 + b"\x00\xd8")  # UTF-16LE ending in half a surrogate pair
-@example(b"\x1b$B")            # an ISO-2022-JP escape and nothing else
+@example(b"\x1b$B")  # an ISO-2022-JP escape and nothing else
 def test_reader_returns_text_or_read_error(raw):
     try:
         decoded = decode(raw)
@@ -83,13 +207,14 @@ def test_reader_round_trips_utf8(text):
 
 # ---- cleaner and segmenter --------------------------------------------------------------
 
+
 @FAST
 @given(any_text, st.sampled_from(FORMATS))
 @example("<div>" * 3000 + "x", "html")
 @example("> " * 500 + "x", "markdown")
 @example("---\ndate: 2024-13-45\n---\nx", "markdown")
 @example("---\na: [" + "[" * 2000 + "\n---\nx", "markdown")
-@example("<![0", "html")     # html.parser raised AssertionError (bs4: ParserRejectedMarkup)
+@example("<![0", "html")  # html.parser raised AssertionError (bs4: ParserRejectedMarkup)
 @example("<a " * 3000, "html")
 @example("<!--" * 3000, "markdown")
 def test_cleaner_never_raises_and_yields_clean_lines(text, fmt):
@@ -110,7 +235,7 @@ def test_segment_offsets_slice_the_cleaned_text(text, fmt):
     previous_end = 0
     for index, seg in enumerate(segment(cleaned)):
         assert seg.seg_idx == index
-        assert full[seg.char_start:seg.char_end] == seg.text
+        assert full[seg.char_start : seg.char_end] == seg.text
         assert seg.text and seg.text == seg.text.strip() and len(seg.text) <= MAX_SEGMENT_CHARS
         assert seg.char_start >= previous_end
         previous_end = seg.char_end
@@ -135,9 +260,9 @@ number_text = st.one_of(
 
 @MORE
 @given(number_text)
-@example("9" * 400)          # overflows to infinity
-@example("0.00000015")       # would print as 1.5e-07
-@example("1" * 19)           # past the integer fast path
+@example("9" * 400)  # overflows to infinity
+@example("0.00000015")  # would print as 1.5e-07
+@example("1" * 19)  # past the integer fast path
 def test_read_number_never_raises_and_canonical_is_idempotent(text):
     number = read_number(text)
     if number is None:
@@ -162,19 +287,22 @@ def test_canonical_never_raises(value):
 
 # ---- extractors -------------------------------------------------------------------------
 
+
 @FAST
 @given(any_text, st.sampled_from(["ja", "zh", "en", "ko"]))
 def test_entities_never_raise_and_offsets_point_at_their_text(text, lang):
     for entity in find_entities(text, lang):
         assert 0 <= entity.start < entity.end <= len(text)
-        assert text[entity.start:entity.end] == entity.text
+        assert text[entity.start : entity.end] == entity.text
 
 
 @pytest.mark.parametrize("lang", ["ja", "zh", "en"])
 def test_entities_on_cleaned_segments_point_at_the_segment(lang):
     """The same property on the pipeline's own path: cleaned, segmented, then extracted."""
-    sample = ("PyTorch 2.5 では H100 上で SDPA が最大 75% 高速化、1.5倍の速度。CUDA 12.4 と 12.6 に対応。"
-              "百分之二十 的提升, up to 3x faster, 2万 tokens, 29.8k GPU hours. ベータ版 FlexAttention.")
+    sample = (
+        "PyTorch 2.5 では H100 上で SDPA が最大 75% 高速化、1.5倍の速度。CUDA 12.4 と 12.6 に対応。"
+        "百分之二十 的提升, up to 3x faster, 2万 tokens, 29.8k GPU hours. ベータ版 FlexAttention."
+    )
     for seg in segment(clean(sample, "text")):
         for entity in find_entities(seg.text, lang):
-            assert seg.text[entity.start:entity.end] == entity.text
+            assert seg.text[entity.start : entity.end] == entity.text

@@ -38,20 +38,28 @@ RUN_ELSEWHERE: dict[str, list[tuple[str, str]]] = {
     "make bench": [("tests/test_bench.py", '[sys.executable, "-m", "bench"')],
     "uv run python -m bench --against 872b70f": [("tests/test_bench.py", "bench_main.against([")],
     "uv run python -m bench.prefect_overhead --dask": [
-        ("tests/test_prefect_bench.py", "prefect_overhead.main(["), ("tests/test_prefect_bench.py", '"--dask"])')],
+        ("tests/test_prefect_bench.py", "prefect_overhead.main(["),
+        ("tests/test_prefect_bench.py", '"--dask"])'),
+    ],
     "uv run prefect deployment run ingest/ingest --watch": [
-        ("tests/test_prefect_deployment.py", 'RUN = [UV, "run", "prefect", "deployment", "run", "ingest/ingest", "--watch"]')],
+        ("tests/test_prefect_deployment.py", 'RUN = [UV, "run", "prefect", "deployment", "run", "ingest/ingest", "--watch"]')
+    ],
     "uv run prefect deployment run ingest/ingest --watch -p warehouse_path=/tmp/ingest.duckdb -p reports_dir=/tmp/reports": [
         ("tests/test_prefect_deployment.py", '"-p", f"warehouse_path={db}",'),
-        ("tests/test_prefect_deployment.py", '"-p", f"reports_dir={reports}"')],
+        ("tests/test_prefect_deployment.py", '"-p", f"reports_dir={reports}"'),
+    ],
     "uv run prefect deployment run ingest/ingest --watch -p translate=evidence": [
         ("tests/test_prefect_deployment.py", 'RUN = [UV, "run", "prefect", "deployment", "run", "ingest/ingest", "--watch"]'),
-        ("tests/test_translate_modes.py", 'ingest_flow(**options, translate="evidence")')],
+        ("tests/test_translate_modes.py", 'ingest_flow(**options, translate="evidence")'),
+    ],
     "uv run prefect deployment run ingest/ingest --watch -p translate=all": [
         ("tests/test_prefect_deployment.py", 'RUN = [UV, "run", "prefect", "deployment", "run", "ingest/ingest", "--watch"]'),
-        ("tests/test_translate_modes.py", 'ingest_flow(**options, translate="all")')],
+        ("tests/test_translate_modes.py", 'ingest_flow(**options, translate="all")'),
+    ],
     "uv run prefect deployment run ingest/ingest --watch -p dask=true": [
-        ("tests/test_dask.py", '"deployment", "run", "ingest/ingest", "--watch"'), ("tests/test_dask.py", '"-p", "dask=true"')],
+        ("tests/test_dask.py", '"deployment", "run", "ingest/ingest", "--watch"'),
+        ("tests/test_dask.py", '"-p", "dask=true"'),
+    ],
     # `uv run ingest …` lines that need a Prefect server, a Dask cluster or the network.
     "uv run ingest run --dask": [("tests/test_dask.py", '"--dask", "--batch-size"')],
     "uv run ingest run --dask-address tcp://HOST:PORT": [("tests/test_dask.py", '"--dask-address", address')],
@@ -60,10 +68,12 @@ RUN_ELSEWHERE: dict[str, list[tuple[str, str]]] = {
     # The installable wheel (docs/architecture.md).
     "uv build --wheel": [("tests/test_wheel.py", '"build", "--wheel"')],
     "uv export --frozen --no-dev --no-emit-project --no-hashes -o requirements.txt": [
-        ("tests/test_wheel.py", '"export", "--frozen", "--no-dev", "--no-emit-project", "--no-hashes", "-o"')],
+        ("tests/test_wheel.py", '"export", "--frozen", "--no-dev", "--no-emit-project", "--no-hashes", "-o"')
+    ],
     "uv pip install -r requirements.txt": [("tests/test_wheel.py", '"pip", "install", "--python", python, "-r"')],
     "uv pip install --no-deps dist/ingest-*.whl": [
-        ("tests/test_wheel.py", '"pip", "install", "--python", python, "--no-deps", wheel')],
+        ("tests/test_wheel.py", '"pip", "install", "--python", python, "--no-deps", wheel')
+    ],
 }
 
 
@@ -161,10 +171,15 @@ def test_every_command_shown_is_run_by_a_test():
     from ingest.errors import COMMAND
 
     shown = shown_commands()
-    unrun = {command: where for command, where in shown.items()
-             if command not in RUN_ELSEWHERE and not command.startswith(COMMAND + " ")}
-    assert not unrun, ("commands shown in the docs that no test runs; run them in a test and list them in "
-                       f"RUN_ELSEWHERE of tests/test_readme.py, or stop showing them: {unrun}")
+    unrun = {
+        command: where
+        for command, where in shown.items()
+        if command not in RUN_ELSEWHERE and not command.startswith(COMMAND + " ")
+    }
+    assert not unrun, (
+        "commands shown in the docs that no test runs; run them in a test and list them in "
+        f"RUN_ELSEWHERE of tests/test_readme.py, or stop showing them: {unrun}"
+    )
     stale = [command for command in RUN_ELSEWHERE if command not in shown]
     assert not stale, f"RUN_ELSEWHERE lists commands no document shows any more: {stale}"
     for command, runners in RUN_ELSEWHERE.items():
@@ -183,8 +198,7 @@ def test_every_make_target_shown_is_a_recipe_make_can_run():
     for target in targets:
         dry = subprocess.run([MAKE, "-n", target], cwd=ROOT, capture_output=True, text=True, timeout=120)
         assert dry.returncode == 0, (target, dry.stdout + dry.stderr)
-    assert "run pytest" in subprocess.run([MAKE, "-n", "test"], cwd=ROOT, capture_output=True, text=True,
-                                          timeout=120).stdout
+    assert "run pytest" in subprocess.run([MAKE, "-n", "test"], cwd=ROOT, capture_output=True, text=True, timeout=120).stdout
 
 
 @pytest.mark.skipif(MAKE is None, reason="make is not installed")
@@ -193,14 +207,14 @@ def test_uv_run_after_make_sync_is_quiet_and_the_path_line_is_shown_when_uv_is_n
     `make` installs uv into ~/.local/bin and says how to put it on PATH when the shell cannot find it."""
     from prefect_fixtures import UV
 
-    quiet = subprocess.run([UV, "run", "--frozen", "python", "-c", "pass"], cwd=ROOT, capture_output=True, text=True,
-                           timeout=300)
+    quiet = subprocess.run([UV, "run", "--frozen", "python", "-c", "pass"], cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert quiet.returncode == 0 and "Bytecode compiled" not in quiet.stderr, quiet.stderr
     no_uv_on_path = {**os.environ, "PATH": "/usr/bin:/bin"}
     if shutil.which("uv", path=no_uv_on_path["PATH"]):
         pytest.skip("uv is installed system-wide here (/usr/bin or /bin): make has no PATH line to print")
-    said = subprocess.run([MAKE, "--no-print-directory", "uv", f"UV={UV}"], cwd=ROOT, capture_output=True, text=True,
-                          timeout=120, env=no_uv_on_path)
+    said = subprocess.run(
+        [MAKE, "--no-print-directory", "uv", f"UV={UV}"], cwd=ROOT, capture_output=True, text=True, timeout=120, env=no_uv_on_path
+    )
     assert said.returncode == 0 and 'export PATH="$HOME/.local/bin:$PATH"' in said.stdout, said.stdout + said.stderr
 
 
@@ -215,12 +229,16 @@ def test_make_run_produces_what_the_readme_says(tmp_path):
     report files, and every Japanese and Chinese segment left without English."""
     from ingest import warehouse
 
-    env = {**os.environ, "PREFECT_HOME": str(tmp_path / "prefect-home"),
-           "ARGOS_PACKAGES_DIR": str(tmp_path / "no-packages")}  # no package, whatever this machine holds
+    env = {
+        **os.environ,
+        "PREFECT_HOME": str(tmp_path / "prefect-home"),
+        "ARGOS_PACKAGES_DIR": str(tmp_path / "no-packages"),
+    }  # no package, whatever this machine holds
     env.pop("PREFECT_API_URL", None)  # never a developer's `make serve`: a direct run
     db, reports = tmp_path / "w.duckdb", tmp_path / "reports"
-    result = subprocess.run([MAKE, "run", f"WAREHOUSE={db}", f"REPORTS={reports}"], cwd=ROOT, env=env,
-                            capture_output=True, text=True, timeout=600)
+    result = subprocess.run(
+        [MAKE, "run", f"WAREHOUSE={db}", f"REPORTS={reports}"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=600
+    )
     assert result.returncode == 0, result.stdout + result.stderr
     printed = (result.stdout + result.stderr).replace(str(tmp_path), SAMPLE_CHECKOUT).splitlines()
     missing = [line for line in _sample_of_make_run() if line not in printed]
@@ -232,7 +250,8 @@ def test_make_run_produces_what_the_readme_says(tmp_path):
     try:
         translated, untranslated = con.execute(
             "SELECT count(*) FILTER (WHERE text_en IS NOT NULL), count(*) FILTER (WHERE translation_status = "
-            "'untranslated') FROM segments WHERE lang IN ('ja', 'zh')").fetchone()
+            "'untranslated') FROM segments WHERE lang IN ('ja', 'zh')"
+        ).fetchone()
     finally:
         con.close()
     assert translated == 0 and untranslated > 0
@@ -304,5 +323,6 @@ def test_the_benchmark_section_is_what_make_bench_writes(tmp_path):
     rendered = tmp_path / "benchmarks.md"
     shutil.copy(doc, rendered)
     update_readme(rendered, results, render_markdown(results))
-    assert _text(rendered) == _text(doc), \
+    assert _text(rendered) == _text(doc), (
         "the bench section was edited by hand: uv run python -m bench --render bench/results/latest.json"
+    )

@@ -35,18 +35,27 @@ def test_one_entry_per_subject_attribute_and_release_with_every_side(seeded_con)
 def test_summary_comes_first_and_both_formats_hold_the_same_sections(seeded_con):
     data = outputs.collect(seeded_con)
     markdown, page = outputs.render_markdown(data), render_html(data)
-    sections = ["Summary", "Contradictions", "Corroborations", "Notes", "Sources", "Translation", "Fidelity issues",
-                "Documents"]
-    assert [markdown.index(f"## {name}" if name != "Fidelity issues" else "### Fidelity") for name in sections] == \
-        sorted(markdown.index(f"## {name}" if name != "Fidelity issues" else "### Fidelity") for name in sections)
+    sections = ["Summary", "Contradictions", "Corroborations", "Notes", "Sources", "Translation", "Fidelity issues", "Documents"]
+    assert [markdown.index(f"## {name}" if name != "Fidelity issues" else "### Fidelity") for name in sections] == sorted(
+        markdown.index(f"## {name}" if name != "Fidelity issues" else "### Fidelity") for name in sections
+    )
     for name in sections:
         assert name in page
 
 
 def _finding(text: str) -> ReportData:
     evidence = [Evidence("a", "<b>title</b>", text, None, False)]
-    finding = Finding("maturity_conflict", "flexattention", "maturity", "pytorch 2.5", None, 1.0,
-                      [Side("beta", ["a"], evidence), Side("<i>prototype</i>", ["b"], [])], "undecided", "contradiction")
+    finding = Finding(
+        "maturity_conflict",
+        "flexattention",
+        "maturity",
+        "pytorch 2.5",
+        None,
+        1.0,
+        [Side("beta", ["a"], evidence), Side("<i>prototype</i>", ["b"], [])],
+        "undecided",
+        "contradiction",
+    )
     summary = Summary(2, {"ja": 2}, 2, 1, 0, 0, 0, 0, 0)
     return ReportData("now", summary, [finding], [], [], [], [], [], {}, [], [])
 
@@ -88,8 +97,9 @@ def test_the_report_stays_readable_at_1000_documents(bench_1000):
     assert page.count('class="card ') == len(data.contradictions)
 
 
-def test_translation_section_asks_for_packages_of_document_languages_and_says_what_it_caps(seeded_warehouse,
-                                                                                          tmp_path, monkeypatch):
+def test_translation_section_asks_for_packages_of_document_languages_and_says_what_it_caps(
+    seeded_warehouse, tmp_path, monkeypatch
+):
     """A segment detected as Catalan in a Japanese article (a name, a short heading) asks for no
     ca->en package; a capped list of fidelity issues says how many it shows."""
     import shutil
@@ -101,8 +111,11 @@ def test_translation_section_asks_for_packages_of_document_languages_and_says_wh
     shutil.copy(seeded_warehouse, db)
     con = warehouse.connect(db)
     doc = con.execute("SELECT doc_id FROM documents WHERE lang = 'ja' ORDER BY 1 LIMIT 1").fetchone()[0]
-    con.execute("UPDATE segments SET lang = 'ca', translation_status = 'untranslated' "
-                "WHERE doc_id = ? AND seg_idx = (SELECT min(seg_idx) FROM segments WHERE doc_id = ?)", [doc, doc])
+    con.execute(
+        "UPDATE segments SET lang = 'ca', translation_status = 'untranslated' "
+        "WHERE doc_id = ? AND seg_idx = (SELECT min(seg_idx) FROM segments WHERE doc_id = ?)",
+        [doc, doc],
+    )
     con.execute("INSERT INTO translation_issues SELECT ?, i, 'number', '3', 'dropped' FROM range(3) t(i)", [doc])
     monkeypatch.setattr(report_data, "SHOWN_ISSUES", 2)
     data = outputs.collect(con)
@@ -114,12 +127,21 @@ def test_translation_section_asks_for_packages_of_document_languages_and_says_wh
         assert "Fidelity issues (2 of 3 shown" in shown
 
 
-@pytest.mark.parametrize(("kind", "written", "norm", "english"), [
-    ("number", "三百万", "3000000", "3,000,000"), ("number", "30 million", "30000000", "30,000,000"),
-    ("number", "20 亿", "2000000000", "2,000,000,000"), ("date", "2024年10月17日", "2024-10-17", "2024-10-17"),
-    ("model", "BART-460M", "bart@460000000", "bart, 460,000,000"), ("number", "101~200", "101-200", "101–200"),
-    ("multiplier", "twice", "2", "2x"), ("number", "1,000", "1000", None), ("percent", "75%", "75", None),
-    ("version", "1.0.0rc1", "1.0.0rc1", None)])
+@pytest.mark.parametrize(
+    ("kind", "written", "norm", "english"),
+    [
+        ("number", "三百万", "3000000", "3,000,000"),
+        ("number", "30 million", "30000000", "30,000,000"),
+        ("number", "20 亿", "2000000000", "2,000,000,000"),
+        ("date", "2024年10月17日", "2024-10-17", "2024-10-17"),
+        ("model", "BART-460M", "bart@460000000", "bart, 460,000,000"),
+        ("number", "101~200", "101-200", "101–200"),
+        ("multiplier", "twice", "2", "2x"),
+        ("number", "1,000", "1000", None),
+        ("percent", "75%", "75", None),
+        ("version", "1.0.0rc1", "1.0.0rc1", None),
+    ],
+)
 def test_a_figure_is_shown_in_one_notation_beside_how_it_is_written(kind, written, norm, english):
     from ingest.outputs.data import english_value
 
@@ -132,11 +154,15 @@ def test_findings_between_renderings_name_the_article_and_show_values_in_one_not
 
     folder = tmp_path / "in"
     folder.mkdir()
-    english = ("# SmolLM release\n\nThe corpus holds 30 million textbooks, made by Mixtral for SmolLM and the "
-               "SmolLM-Corpus. It was trained on 600B tokens with 64 H100 GPUs in 1 day, at "
-               "https://huggingface.co/blog/smollm and https://github.com/huggingface/smollm.\n")
-    chinese = ("# SmolLM 发布\n\n该语料库包含三百万本教科书, 由 Mixtral 为 SmolLM 和 SmolLM-Corpus 生成。它在 64 个 H100 GPU 上"
-               "用 1 天训练了 600B tokens, 见 https://huggingface.co/blog/smollm 和 https://github.com/huggingface/smollm。\n")
+    english = (
+        "# SmolLM release\n\nThe corpus holds 30 million textbooks, made by Mixtral for SmolLM and the "
+        "SmolLM-Corpus. It was trained on 600B tokens with 64 H100 GPUs in 1 day, at "
+        "https://huggingface.co/blog/smollm and https://github.com/huggingface/smollm.\n"
+    )
+    chinese = (
+        "# SmolLM 发布\n\n该语料库包含三百万本教科书, 由 Mixtral 为 SmolLM 和 SmolLM-Corpus 生成。它在 64 个 H100 GPU 上"
+        "用 1 天训练了 600B tokens, 见 https://huggingface.co/blog/smollm 和 https://github.com/huggingface/smollm。\n"
+    )
     (folder / "en.md").write_text(english, "utf-8")
     (folder / "zh.md").write_text(chinese, "utf-8")
     run_pipeline([folder], tmp_path / "w.duckdb", tmp_path / "reports")

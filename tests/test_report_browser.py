@@ -24,15 +24,19 @@ def _chromium() -> str:
     for name in ("chromium", "chromium-browser", "google-chrome"):
         if path := shutil.which(name):
             return path
-    pytest.skip("headless Chromium is not installed (no chromium, chromium-browser or google-chrome on PATH); "
-                "`make test` installs the Debian package with apt-get when run as root or with passwordless sudo")
+    pytest.skip(
+        "headless Chromium is not installed (no chromium, chromium-browser or google-chrome on PATH); "
+        "`make test` installs the Debian package with apt-get when run as root or with passwordless sudo"
+    )
 
 
 def _cjk_font() -> None:
     fonts = subprocess.run(["fc-list"], capture_output=True, text=True).stdout if shutil.which("fc-list") else ""
     if "CJK" not in fonts:
-        pytest.skip("no CJK font is installed (Debian package fonts-noto-cjk), so a screenshot would show boxes; "
-                    "`make test` installs it with apt-get when run as root or with passwordless sudo")
+        pytest.skip(
+            "no CJK font is installed (Debian package fonts-noto-cjk), so a screenshot would show boxes; "
+            "`make test` installs it with apt-get when run as root or with passwordless sudo"
+        )
 
 
 def _screenshot_dir(tmp_path: Path) -> Path:
@@ -76,8 +80,7 @@ def render(page_path: Path, screenshot: Path) -> dict:
 def test_seeds_report_in_a_real_browser(seeded_warehouse, tmp_path):
     _chromium()
     _cjk_font()
-    shown = render(seeded_warehouse.parent / "reports" / "consistency.html",
-                   _screenshot_dir(tmp_path) / "report-seeds.png")
+    shown = render(seeded_warehouse.parent / "reports" / "consistency.html", _screenshot_dir(tmp_path) / "report-seeds.png")
     assert shown["problems"] == []
     for section in SECTIONS:
         assert any(h.startswith(section) for h in shown["headings"]), (section, shown["headings"])

@@ -34,8 +34,9 @@ def test_ingest_run_offers_every_run_option_with_its_help():
 
 
 def test_ingest_run_refuses_an_unknown_translate_mode_before_any_work(tmp_path):
-    result = CliRunner().invoke(app, ["run", "--no-prefect", "--translate", "bogus", "--warehouse",
-                                      str(tmp_path / "w.duckdb"), str(tmp_path)])
+    result = CliRunner().invoke(
+        app, ["run", "--no-prefect", "--translate", "bogus", "--warehouse", str(tmp_path / "w.duckdb"), str(tmp_path)]
+    )
     assert result.exit_code == 2 and "bogus" in result.output
     assert not (tmp_path / "w.duckdb").exists()
 

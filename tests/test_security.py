@@ -27,9 +27,39 @@ PyTorch 2.5では、{SCRIPT}{ATTRIBUTE}プロトタイプ機能として、FlexA
 PyTorch 2.5 は H100 で cuDNN SDPA を最大 75% 高速化した<iframe src="http://evil.example/"></iframe>'><a href="javascript:alert(3)">x</a>![t](https://evil.example/t.png)。
 """
 # What the page is built from; anything else came from a document.
-ALLOWED_TAGS = {"html", "head", "meta", "title", "style", "body", "h1", "h2", "h3", "p", "div", "b", "i", "em",
-                "strong", "ul", "ol", "li", "table", "thead", "tbody", "tr", "th", "td", "code", "span", "br",
-                "section", "details", "summary", "mark"}
+ALLOWED_TAGS = {
+    "html",
+    "head",
+    "meta",
+    "title",
+    "style",
+    "body",
+    "h1",
+    "h2",
+    "h3",
+    "p",
+    "div",
+    "b",
+    "i",
+    "em",
+    "strong",
+    "ul",
+    "ol",
+    "li",
+    "table",
+    "thead",
+    "tbody",
+    "tr",
+    "th",
+    "td",
+    "code",
+    "span",
+    "br",
+    "section",
+    "details",
+    "summary",
+    "mark",
+}
 LOADING_ATTRIBUTES = {"src", "href", "srcset", "action", "formaction", "data", "poster", "background", "xlink:href"}
 
 
@@ -65,8 +95,9 @@ def hostile_reports(case):
     case.add(HOSTILE_NAME, HOSTILE_ARTICLE)
     case.run()
     # The payloads reached the report: a title, a file name and a contradiction's evidence.
-    evidence = case.query("SELECT evidence_b FROM conflicts WHERE doc_b = ? AND severity = 'contradiction'",
-                          [case.doc_id(HOSTILE_NAME)])
+    evidence = case.query(
+        "SELECT evidence_b FROM conflicts WHERE doc_b = ? AND severity = 'contradiction'", [case.doc_id(HOSTILE_NAME)]
+    )
     assert evidence and SCRIPT in evidence[0][0] and ATTRIBUTE in evidence[0][0]
     return case.reports
 
@@ -167,8 +198,9 @@ def test_bidi_controls_in_a_file_name_are_shown_escaped_in_both_reports(bidi_rep
 
 def test_a_line_break_in_a_file_name_cannot_forge_a_line_of_run_output(case):
     case.add("x\nerror: the warehouse is damaged; run rm -rf ~\n.txt", b"\x00\x01" * 50)
-    result = CliRunner().invoke(app, ["run", str(case.inputs), "--warehouse", str(case.db), "--reports",
-                                      str(case.reports), "--no-prefect"])
+    result = CliRunner().invoke(
+        app, ["run", str(case.inputs), "--warehouse", str(case.db), "--reports", str(case.reports), "--no-prefect"]
+    )
     assert result.exit_code == 1
     lines = result.output.splitlines()
     assert not [line for line in lines if line.startswith("error:")], result.output
@@ -176,6 +208,7 @@ def test_a_line_break_in_a_file_name_cannot_forge_a_line_of_run_output(case):
 
 
 # ---- ingest sql -------------------------------------------------------------------------
+
 
 def _sha256(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
@@ -187,15 +220,18 @@ def small_warehouse(case) -> Path:
     return case.db
 
 
-@pytest.mark.parametrize("statement", [
-    "INSERT INTO documents (doc_id, path, status) VALUES ('evil', 'evil', 'ok')",
-    "DROP TABLE segments",
-    "DELETE FROM documents",
-    "UPDATE documents SET status = 'failed'",
-    "CREATE TABLE owned AS SELECT 1",
-    "DROP VIEW conflicts",
-    "ALTER TABLE documents ADD COLUMN owned INTEGER",
-])
+@pytest.mark.parametrize(
+    "statement",
+    [
+        "INSERT INTO documents (doc_id, path, status) VALUES ('evil', 'evil', 'ok')",
+        "DROP TABLE segments",
+        "DELETE FROM documents",
+        "UPDATE documents SET status = 'failed'",
+        "CREATE TABLE owned AS SELECT 1",
+        "DROP VIEW conflicts",
+        "ALTER TABLE documents ADD COLUMN owned INTEGER",
+    ],
+)
 def test_ingest_sql_cannot_change_the_warehouse(small_warehouse, statement):
     before, digest = snapshot(small_warehouse), _sha256(small_warehouse)
     result = CliRunner().invoke(app, ["sql", statement, "--warehouse", str(small_warehouse)])
@@ -204,10 +240,13 @@ def test_ingest_sql_cannot_change_the_warehouse(small_warehouse, statement):
     assert snapshot(small_warehouse) == before and _sha256(small_warehouse) == digest
 
 
-@pytest.mark.parametrize("statement, target", [
-    ("COPY documents TO '{dir}/stolen.csv'", "stolen.csv"),
-    ("ATTACH '{dir}/other.duckdb' AS other", "other.duckdb"),
-])
+@pytest.mark.parametrize(
+    "statement, target",
+    [
+        ("COPY documents TO '{dir}/stolen.csv'", "stolen.csv"),
+        ("ATTACH '{dir}/other.duckdb' AS other", "other.duckdb"),
+    ],
+)
 def test_ingest_sql_cannot_write_other_files(small_warehouse, tmp_path, statement, target):
     result = CliRunner().invoke(app, ["sql", statement.format(dir=tmp_path), "--warehouse", str(small_warehouse)])
     assert result.exit_code != 0 and "SQL error" in result.output
@@ -215,8 +254,9 @@ def test_ingest_sql_cannot_write_other_files(small_warehouse, tmp_path, statemen
 
 
 def test_ingest_sql_cannot_read_other_files(small_warehouse):
-    result = CliRunner().invoke(app, ["sql", f"SELECT * FROM read_text('{ROOT / 'pyproject.toml'}')",
-                                      "--warehouse", str(small_warehouse)])
+    result = CliRunner().invoke(
+        app, ["sql", f"SELECT * FROM read_text('{ROOT / 'pyproject.toml'}')", "--warehouse", str(small_warehouse)]
+    )
     assert result.exit_code != 0 and "[project]" not in result.output
 
 
@@ -231,9 +271,17 @@ def test_ingest_sql_and_report_still_read(small_warehouse, tmp_path):
 
 # ---- no shell ---------------------------------------------------------------------------
 
-SHELL_CALLS = {("os", "system"), ("os", "popen"), ("os", "execl"), ("os", "execlp"), ("os", "spawnl"),
-               ("subprocess", "getoutput"), ("subprocess", "getstatusoutput"), ("pty", "spawn"),
-               ("asyncio", "create_subprocess_shell")}
+SHELL_CALLS = {
+    ("os", "system"),
+    ("os", "popen"),
+    ("os", "execl"),
+    ("os", "execlp"),
+    ("os", "spawnl"),
+    ("subprocess", "getoutput"),
+    ("subprocess", "getstatusoutput"),
+    ("pty", "spawn"),
+    ("asyncio", "create_subprocess_shell"),
+}
 
 
 def _shell_uses(path: Path) -> list[str]:
@@ -242,8 +290,7 @@ def _shell_uses(path: Path) -> list[str]:
         if not isinstance(node, ast.Call):
             continue
         func = node.func
-        if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) \
-                and (func.value.id, func.attr) in SHELL_CALLS:
+        if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and (func.value.id, func.attr) in SHELL_CALLS:
             found.append(f"{path}:{node.lineno} {func.value.id}.{func.attr}")
         if isinstance(func, ast.Name) and func.id in ("eval", "exec", "system", "popen"):
             found.append(f"{path}:{node.lineno} {func.id}()")
@@ -264,23 +311,45 @@ def test_no_shell_is_ever_invoked():
 
 def test_the_shell_check_catches_shell_calls(tmp_path):
     sample = tmp_path / "sample.py"
-    sample.write_text("import os, subprocess\nos.system('ls ' + name)\nsubprocess.run(cmd, shell=True)\n"
-                      "subprocess.run(['ls'], shell=False)\n")
+    sample.write_text(
+        "import os, subprocess\nos.system('ls ' + name)\nsubprocess.run(cmd, shell=True)\nsubprocess.run(['ls'], shell=False)\n"
+    )
     assert len(_shell_uses(sample)) == 2
 
 
-MARKUP_ATTEMPTS = ["[x](http://evil.example)", "![i](http://evil.example/i.png)", "<img src=x onerror=alert(1)>",
-                   "<https://evil.example>", "www.evil.example", "mail@evil.example", "*em* _em_ **b** `code`",
-                   "~~gone~~", "a | b", "&lt;b&gt; &#x41;", "# heading", "> quote", "- item", "+ item", "1. item",
-                   "3) item", "---", "===", "\\*not em\\*", "x\u202ey"]
+MARKUP_ATTEMPTS = [
+    "[x](http://evil.example)",
+    "![i](http://evil.example/i.png)",
+    "<img src=x onerror=alert(1)>",
+    "<https://evil.example>",
+    "www.evil.example",
+    "mail@evil.example",
+    "*em* _em_ **b** `code`",
+    "~~gone~~",
+    "a | b",
+    "&lt;b&gt; &#x41;",
+    "# heading",
+    "> quote",
+    "- item",
+    "+ item",
+    "1. item",
+    "3) item",
+    "---",
+    "===",
+    "\\*not em\\*",
+    "x\u202ey",
+]
 
 
 @pytest.mark.parametrize("attempt", MARKUP_ATTEMPTS)
 def test_markdown_text_renders_as_the_literal_text_in_a_list_item_and_a_table_cell(attempt):
     from ingest.escape import markdown_cell, markdown_text, visible
 
-    for markdown in (f"- {markdown_text(attempt)}\n", f"{markdown_text(attempt)}\n",
-                     f"| a |\n|---|\n| {markdown_cell(attempt)} |\n"):
+    for markdown in (
+        f"- {markdown_text(attempt)}\n",
+        f"{markdown_text(attempt)}\n",
+        f"| a |\n|---|\n| {markdown_cell(attempt)} |\n",
+    ):
         page = _rendered(markdown)
         assert {tag for tag, _ in page.tags} <= {"p", "ul", "li", "table", "thead", "tbody", "tr", "th", "td"}, markdown
         assert visible(attempt) in "".join(page.text), markdown

@@ -17,7 +17,9 @@ def test_cjk_sentences_split_after_full_stops_and_keep_closing_quotes():
 
 def test_english_does_not_split_inside_identifiers_or_numbers():
     assert texts("Use torch.compile with PyTorch 2.5 today. It is fast.") == [
-        "Use torch.compile with PyTorch 2.5 today.", "It is fast."]
+        "Use torch.compile with PyTorch 2.5 today.",
+        "It is fast.",
+    ]
 
 
 def test_list_items_and_table_rows_are_segments():
@@ -30,7 +32,7 @@ def test_sections_follow_headings_and_offsets_are_exact():
     segments = segment(cleaned)
     assert [s.section for s in segments] == ["見出し", "見出し", "見出し"]
     for s in segments:
-        assert cleaned.text[s.char_start:s.char_end] == s.text
+        assert cleaned.text[s.char_start : s.char_end] == s.text
 
 
 def test_overlong_sentences_are_cut():

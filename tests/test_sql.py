@@ -20,8 +20,10 @@ from ingest.cli import app
 
 runner = CliRunner()
 
-VALUES = ("SELECT 1 AS n, 'a|b, \"c\"' AS text, DATE '2024-10-17' AS day, [1, 2] AS list, NULL AS nothing "
-          "UNION ALL SELECT 2, 'two\nlines', DATE '2025-01-01', [], 'x'")
+VALUES = (
+    "SELECT 1 AS n, 'a|b, \"c\"' AS text, DATE '2024-10-17' AS day, [1, 2] AS list, NULL AS nothing "
+    "UNION ALL SELECT 2, 'two\nlines', DATE '2025-01-01', [], 'x'"
+)
 
 
 def _sql(seeded_warehouse, statement: str, *options: str):
@@ -33,15 +35,19 @@ def test_json_is_the_default_when_piped_and_carries_the_values(seeded_warehouse)
     assert result.exit_code == 0, result.output
     assert json.loads(result.output) == [
         {"n": 1, "text": 'a|b, "c"', "day": "2024-10-17", "list": [1, 2], "nothing": None},
-        {"n": 2, "text": "two\nlines", "day": "2025-01-01", "list": [], "nothing": "x"}]
+        {"n": 2, "text": "two\nlines", "day": "2025-01-01", "list": [], "nothing": "x"},
+    ]
 
 
 def test_jsonl_csv_and_markdown_formats(seeded_warehouse):
     lines = _sql(seeded_warehouse, VALUES + " ORDER BY n", "--format", "jsonl").output.splitlines()
     assert [json.loads(line)["n"] for line in lines] == [1, 2]
     rows = list(csv.reader(io.StringIO(_sql(seeded_warehouse, VALUES + " ORDER BY n", "-f", "csv").output)))
-    assert rows == [["n", "text", "day", "list", "nothing"], ["1", 'a|b, "c"', "2024-10-17", "[1, 2]", ""],
-                    ["2", "two\nlines", "2025-01-01", "[]", "x"]]
+    assert rows == [
+        ["n", "text", "day", "list", "nothing"],
+        ["1", 'a|b, "c"', "2024-10-17", "[1, 2]", ""],
+        ["2", "two\nlines", "2025-01-01", "[]", "x"],
+    ]
     markdown = _sql(seeded_warehouse, VALUES + " ORDER BY n", "-f", "markdown").output
     page = MarkdownIt("commonmark").enable("table").render(markdown)
     assert page.count("<tr>") == 3 and page.count("<td>") + page.count("<td></td>") >= 10
@@ -99,8 +105,12 @@ def test_sql_timeout_stops_a_query_and_frees_the_warehouse_for_a_writer(seeded_w
 
 
 def test_writes_stay_impossible(seeded_warehouse, tmp_path):
-    for statement in ("DELETE FROM documents", f"COPY documents TO '{tmp_path / 'x.csv'}'",
-                      "ATTACH ':memory:' AS other", "SET enable_external_access = true"):
+    for statement in (
+        "DELETE FROM documents",
+        f"COPY documents TO '{tmp_path / 'x.csv'}'",
+        "ATTACH ':memory:' AS other",
+        "SET enable_external_access = true",
+    ):
         result = _sql(seeded_warehouse, statement)
         assert result.exit_code == 1 and "SQL error" in result.output, statement
     assert not (tmp_path / "x.csv").exists()
@@ -108,16 +118,24 @@ def test_writes_stay_impossible(seeded_warehouse, tmp_path):
 
 def _sql_process(warehouse_path, statement: str, *options: str, **kwargs) -> subprocess.CompletedProcess:
     """`ingest sql` in its own process: a DuckDB abort (SIGABRT) would take the test process with it."""
-    return subprocess.run([sys.executable, "-m", "ingest", "sql", statement, "--warehouse", str(warehouse_path),
-                           *options], capture_output=True, text=True, timeout=120, **kwargs)
+    return subprocess.run(
+        [sys.executable, "-m", "ingest", "sql", statement, "--warehouse", str(warehouse_path), *options],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        **kwargs,
+    )
 
 
 @pytest.mark.timeout(180)
-@pytest.mark.parametrize("statement", [
-    "CALL enable_logging(storage='file', storage_path='{dir}/log'); SELECT 1",
-    "SET logging_storage = 'stdout'; SET enable_logging = true; SELECT 1",
-    "PRAGMA enable_profiling = 'json'; PRAGMA profiling_output = '{dir}/profile.json'; SELECT 1",
-])
+@pytest.mark.parametrize(
+    "statement",
+    [
+        "CALL enable_logging(storage='file', storage_path='{dir}/log'); SELECT 1",
+        "SET logging_storage = 'stdout'; SET enable_logging = true; SELECT 1",
+        "PRAGMA enable_profiling = 'json'; PRAGMA profiling_output = '{dir}/profile.json'; SELECT 1",
+    ],
+)
 def test_sql_settings_that_write_files_are_one_line_errors_not_an_abort(seeded_warehouse, tmp_path, statement):
     """DuckDB's log to a file used to fail when the connection closed, aborting the process (rc -6)."""
     result = _sql_process(seeded_warehouse, statement.format(dir=tmp_path))
@@ -144,9 +162,24 @@ def test_sql_streams_a_large_result_in_bounded_memory(seeded_warehouse, tmp_path
     statement = "SELECT i, repeat('x', 100) AS s FROM range(1000000) t(i)"
     out = tmp_path / "out.jsonl"
     with out.open("wb") as stdout:
-        result = subprocess.run([sys.executable, "-c", _MEASURED_SQL, statement, "--warehouse", str(seeded_warehouse),
-                                 "--format", "jsonl", "--timeout", "0"], stdout=stdout, stderr=subprocess.PIPE,
-                                text=True, timeout=100)
+        result = subprocess.run(
+            [
+                sys.executable,
+                "-c",
+                _MEASURED_SQL,
+                statement,
+                "--warehouse",
+                str(seeded_warehouse),
+                "--format",
+                "jsonl",
+                "--timeout",
+                "0",
+            ],
+            stdout=stdout,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=100,
+        )
     assert result.returncode == 0, result.stderr[-500:]
     data = out.read_bytes()
     assert data.count(b"\n") == 1_000_000 and data.endswith(b'"s": "' + b"x" * 100 + b'"}\n')
@@ -160,7 +193,7 @@ def test_sql_table_shows_the_first_rows_of_a_large_result_and_says_how_to_get_al
     assert "more than 10,000 rows: the first 10,000 are shown" in result.output and "--format jsonl" in result.output
 
 
-FORMULAS = ["=HYPERLINK(\"http://evil.example\",\"x\")", "+1+cmd|' /C calc'!A0", "-2+3", "@SUM(A1)", "\t=1", "\r=1"]
+FORMULAS = ['=HYPERLINK("http://evil.example","x")', "+1+cmd|' /C calc'!A0", "-2+3", "@SUM(A1)", "\t=1", "\r=1"]
 
 
 def test_sql_csv_cells_never_start_a_spreadsheet_formula(seeded_warehouse):
@@ -172,8 +205,10 @@ def test_sql_csv_cells_never_start_a_spreadsheet_formula(seeded_warehouse):
 
 
 def test_sql_markdown_shows_document_markup_as_text(seeded_warehouse):
-    payload = ('<img src=x onerror=alert(1)> <a href="http://evil.example">a</a> [x](http://evil.example) '
-               "![i](http://evil.example/i.png) **b** | cell")
+    payload = (
+        '<img src=x onerror=alert(1)> <a href="http://evil.example">a</a> [x](http://evil.example) '
+        "![i](http://evil.example/i.png) **b** | cell"
+    )
     markdown = _sql(seeded_warehouse, f"SELECT {_literal(payload)} AS t", "--format", "markdown").output
     page = MarkdownIt("commonmark", {"html": True}).enable("table").render(markdown)
     assert set(re.findall(r"<(\w+)", page)) == {"table", "thead", "tr", "th", "tbody", "td"}

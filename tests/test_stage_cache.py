@@ -59,7 +59,6 @@ def _take(counter: Counter) -> dict[str, int]:
     return taken
 
 
-
 def _break_extraction_of(doc_id: str, monkeypatch) -> None:
     """Make extraction raise for one document only."""
     extract = document.extract_document
@@ -70,6 +69,7 @@ def _break_extraction_of(doc_id: str, monkeypatch) -> None:
         return extract(document, *args, **kwargs)
 
     monkeypatch.setattr(document, "extract_document", breaks_on_one)
+
 
 ALL = {"prepare": 4, "translate": 4, "extract": 4}
 NONE = {"prepare": 0, "translate": 0, "extract": 0}
@@ -128,8 +128,7 @@ def test_an_edited_document_is_the_only_one_recomputed(calls, seeds_copy, tmp_pa
     assert summary.loaded == [BROKEN] and len(summary.skipped) == 3
 
 
-def test_without_the_stage_cache_every_changed_version_recomputes_everything(calls, seeds_copy, tmp_path,
-                                                                              monkeypatch):
+def test_without_the_stage_cache_every_changed_version_recomputes_everything(calls, seeds_copy, tmp_path, monkeypatch):
     db = tmp_path / "w.duckdb"
     run_pipeline([seeds_copy], db, None, engine=UntranslatedEngine(), stage_cache=False)
     monkeypatch.setitem(identity.STAGE_VERSIONS, "extract", "test-3")
@@ -138,8 +137,7 @@ def test_without_the_stage_cache_every_changed_version_recomputes_everything(cal
     assert not (tmp_path / "w.stages").exists()
 
 
-def test_a_document_that_breaks_a_stage_fails_alone_and_is_retried_next_run(calls, seeds_copy, tmp_path,
-                                                                            monkeypatch):
+def test_a_document_that_breaks_a_stage_fails_alone_and_is_retried_next_run(calls, seeds_copy, tmp_path, monkeypatch):
     db = tmp_path / "w.duckdb"
     extract = document.extract_document
     _break_extraction_of(BROKEN, monkeypatch)
@@ -147,8 +145,7 @@ def test_a_document_that_breaks_a_stage_fails_alone_and_is_retried_next_run(call
     assert list(summary.failed) == [BROKEN] and len(summary.loaded) == 3
     assert "simulated extraction bug" in summary.failed[BROKEN]
     con = warehouse.connect(db, read_only=True)
-    status, version = con.execute("SELECT status, pipeline_version FROM documents WHERE doc_id = ?",
-                                  [BROKEN]).fetchone()
+    status, version = con.execute("SELECT status, pipeline_version FROM documents WHERE doc_id = ?", [BROKEN]).fetchone()
     con.close()
     assert status == "failed" and version.endswith(batches.RETRY_MARK)
 
@@ -182,6 +179,7 @@ def test_keys_follow_content_not_location(tmp_path):
 
 # ---- the same through the Prefect flow ----------------------------------------------------
 
+
 def _flow(inputs, db, **options):
     from ingest.flow import ingest
 
@@ -198,8 +196,7 @@ def test_flow_second_run_of_unchanged_input_does_no_stage_work(prefect_api, call
 
 
 @pytest.mark.integration
-def test_flow_isolates_a_broken_document_in_its_own_failed_task(prefect_api, calls, seeds_copy, tmp_path,
-                                                                monkeypatch):
+def test_flow_isolates_a_broken_document_in_its_own_failed_task(prefect_api, calls, seeds_copy, tmp_path, monkeypatch):
     import prefect
 
     _break_extraction_of(BROKEN, monkeypatch)
@@ -248,8 +245,10 @@ def test_cli_no_stage_cache_neither_reads_nor_writes_the_cache(seeds_copy, tmp_p
     from ingest.cli import app
 
     db = tmp_path / "w.duckdb"
-    result = CliRunner().invoke(app, ["run", "--no-prefect", "--no-stage-cache", str(seeds_copy),
-                                      "--warehouse", str(db), "--reports", str(tmp_path / "r")])
+    result = CliRunner().invoke(
+        app,
+        ["run", "--no-prefect", "--no-stage-cache", str(seeds_copy), "--warehouse", str(db), "--reports", str(tmp_path / "r")],
+    )
     assert result.exit_code == 0, result.output
     output = " ".join(result.output.split())
     assert "4 loaded" in output and "prepare 4 computed / 0 cached" in output

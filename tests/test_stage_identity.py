@@ -58,7 +58,7 @@ def test_a_code_edit_changes_only_the_stages_that_run_it(package):
     assert after["extract"] != before["extract"]
     assert (after["prepare"], after["translate"]) == (before["prepare"], before["translate"])
 
-    _edit(package / "clean" / "html.py", '_UNCLOSED_MAX = 200', '_UNCLOSED_MAX = 201')
+    _edit(package / "clean" / "html.py", "_UNCLOSED_MAX = 200", "_UNCLOSED_MAX = 201")
     again = _digests()
     assert again["prepare"] != after["prepare"] and again["extract"] == after["extract"]
 
@@ -84,9 +84,11 @@ def test_a_module_a_stage_starts_to_import_joins_its_identity(package):
 
 
 def test_a_run_imports_neither_spacy_nor_the_flow():
-    script = ("import sys; from ingest.run.runner import run; from ingest.identity import stage_ids;"
-              "from ingest.translate import make_engine; stage_ids(make_engine());"
-              "print(sorted(m for m in ('spacy', 'prefect', 'ingest.extract.nlp') if m in sys.modules))")
+    script = (
+        "import sys; from ingest.run.runner import run; from ingest.identity import stage_ids;"
+        "from ingest.translate import make_engine; stage_ids(make_engine());"
+        "print(sorted(m for m in ('spacy', 'prefect', 'ingest.extract.nlp') if m in sys.modules))"
+    )
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
 

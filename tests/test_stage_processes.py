@@ -25,14 +25,23 @@ def _differences(a: Path, b: Path) -> dict[str, tuple[int, int]]:
     con.execute(f"ATTACH '{a}' AS a (READ_ONLY)")
     con.execute(f"ATTACH '{b}' AS b (READ_ONLY)")
     found = {}
-    for (table,) in con.execute("SELECT table_name FROM duckdb_tables() WHERE database_name = 'a' "
-                                "AND table_name <> 'runs'").fetchall():
-        columns = [c for (c,) in con.execute("SELECT column_name FROM duckdb_columns() WHERE database_name = 'a' "
-                                             "AND table_name = ?", [table]).fetchall()
-                   if not any(mark in c for mark in _CIRCUMSTANTIAL)]
+    for (table,) in con.execute(
+        "SELECT table_name FROM duckdb_tables() WHERE database_name = 'a' AND table_name <> 'runs'"
+    ).fetchall():
+        columns = [
+            c
+            for (c,) in con.execute(
+                "SELECT column_name FROM duckdb_columns() WHERE database_name = 'a' AND table_name = ?", [table]
+            ).fetchall()
+            if not any(mark in c for mark in _CIRCUMSTANTIAL)
+        ]
         listed = ", ".join(f'"{c}"' for c in columns)
-        only = [con.execute(f"SELECT count(*) FROM (SELECT {listed} FROM {x}.{table} EXCEPT ALL "
-                            f"SELECT {listed} FROM {y}.{table})").fetchone()[0] for x, y in (("a", "b"), ("b", "a"))]
+        only = [
+            con.execute(
+                f"SELECT count(*) FROM (SELECT {listed} FROM {x}.{table} EXCEPT ALL SELECT {listed} FROM {y}.{table})"
+            ).fetchone()[0]
+            for x, y in (("a", "b"), ("b", "a"))
+        ]
         found[table] = (only[0], only[1])
     con.close()
     return found
@@ -90,8 +99,12 @@ def test_workers_exit_when_the_run_is_killed(tmp_path):
     script = tmp_path / "run.py"
     script.write_text(_RUN, "utf-8")
     env = {**os.environ, "INGEST_STAGE_PROCESSES": "2"}
-    run = subprocess.Popen([sys.executable, str(script), str(corpus), str(tmp_path / "w.duckdb")], env=env,
-                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    run = subprocess.Popen(
+        [sys.executable, str(script), str(corpus), str(tmp_path / "w.duckdb")],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     workers: set[int] = set()
     try:
         deadline = time.monotonic() + 120

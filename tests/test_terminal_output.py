@@ -32,9 +32,20 @@ def test_terminal_output_sql_prints_markup_emoji_and_escapes_as_text(seeded_ware
     from ingest.cli import consoles
 
     monkeypatch.setattr(type(consoles.console), "is_terminal", property(lambda self: True))
-    result = runner.invoke(app, ["sql", "SELECT ? AS t".replace("?", "'" + HOSTILE.replace("'", "''") + "'"),
-                                 "--warehouse", str(seeded_warehouse), "--format", fmt, "--max-width", "500"],
-                           env={"COLUMNS": "500"})
+    result = runner.invoke(
+        app,
+        [
+            "sql",
+            "SELECT ? AS t".replace("?", "'" + HOSTILE.replace("'", "''") + "'"),
+            "--warehouse",
+            str(seeded_warehouse),
+            "--format",
+            fmt,
+            "--max-width",
+            "500",
+        ],
+        env={"COLUMNS": "500"},
+    )
     assert result.exit_code == 0, result.output
     _assert_shown_as_text(_as_read(result.output, fmt))
 
@@ -54,8 +65,9 @@ def test_terminal_output_file_names_with_escape_sequences_are_shown_escaped(tmp_
     inputs = tmp_path / "in"
     shutil.copytree(SEEDS, inputs)
     (inputs / "bad\x1b[2J[x]root:x:0.txt").write_bytes(b"\x00\x01" * 50)
-    result = runner.invoke(app, ["run", str(inputs), "--warehouse", str(tmp_path / "w.duckdb"), "--reports",
-                                 str(tmp_path / "r"), "--no-prefect"])
+    result = runner.invoke(
+        app, ["run", str(inputs), "--warehouse", str(tmp_path / "w.duckdb"), "--reports", str(tmp_path / "r"), "--no-prefect"]
+    )
     assert result.exit_code == 1
     assert "failed in/bad\\x1b[2J[x]root:x:0.txt" in result.output and "\x1b" not in result.output
 

@@ -35,8 +35,7 @@ def seeds(tmp_path):
 
 def ingest(seeds, tmp_path, settings, mode, name="w"):
     db = tmp_path / f"{name}.duckdb"
-    summary = run_pipeline([seeds], db, tmp_path / f"{name}-reports", engine=make_engine(settings=settings),
-                           translate=mode)
+    summary = run_pipeline([seeds], db, tmp_path / f"{name}-reports", engine=make_engine(settings=settings), translate=mode)
     return db, summary
 
 
@@ -56,14 +55,17 @@ def rows(db, query: str) -> list[tuple]:
         con.close()
 
 
-ENGLISH = ("SELECT doc_id, seg_idx, text_en, translation_engine FROM segments ORDER BY ALL",
-           "SELECT claim_id, evidence_en FROM claims ORDER BY ALL",
-           "SELECT doc_id, seg_idx, kind, expected FROM translation_issues ORDER BY ALL",
-           "SELECT source_text, text_en FROM translation_cache ORDER BY ALL")
+ENGLISH = (
+    "SELECT doc_id, seg_idx, text_en, translation_engine FROM segments ORDER BY ALL",
+    "SELECT claim_id, evidence_en FROM claims ORDER BY ALL",
+    "SELECT doc_id, seg_idx, kind, expected FROM translation_issues ORDER BY ALL",
+    "SELECT source_text, text_en FROM translation_cache ORDER BY ALL",
+)
 
 
 def test_evidence_first_translates_the_reports_sentences_and_less_than_half(
-        tmp_path, seeds, both_installed, fast_settings, counted):
+    tmp_path, seeds, both_installed, fast_settings, counted
+):
     db, summary = ingest(seeds, tmp_path, fast_settings, "evidence")
 
     con = warehouse.connect(db, read_only=True)
@@ -72,8 +74,9 @@ def test_evidence_first_translates_the_reports_sentences_and_less_than_half(
     assert data.contradictions and data.corroborations
     shown = [e for f in data.contradictions for side in f.sides for e in side.evidence]
     shown += [e for c in data.corroborations for e in c.evidence] + [e for n in data.notes for e in n.evidence]
-    status = {(doc_id, text): status for doc_id, text, status in rows(
-        db, "SELECT doc_id, text, translation_status FROM segments")}
+    status = {
+        (doc_id, text): status for doc_id, text, status in rows(db, "SELECT doc_id, text, translation_status FROM segments")
+    }
     # every sentence shown is in English: translated, or English already (headings like "[Beta] X")
     assert {status[(e.doc_id, e.text)] for e in shown} <= {"translated", "not_needed"}
     assert all(e.text_en for e in shown if status[(e.doc_id, e.text)] == "translated")
@@ -84,14 +87,21 @@ def test_evidence_first_translates_the_reports_sentences_and_less_than_half(
     assert counts["waiting"] == summary.waiting > translated
     assert sum(counted) == len(rows(db, "SELECT DISTINCT text FROM segments WHERE translation_status = 'translated'"))
     # the claims show the English of their segment; nothing else has any
-    assert rows(db, "SELECT count(*) FROM claims c JOIN segments s USING (doc_id, seg_idx) "
-                    "WHERE c.evidence_en IS DISTINCT FROM s.text_en")[0][0] == 0
+    assert (
+        rows(
+            db,
+            "SELECT count(*) FROM claims c JOIN segments s USING (doc_id, seg_idx) "
+            "WHERE c.evidence_en IS DISTINCT FROM s.text_en",
+        )[0][0]
+        == 0
+    )
     report = markdown_text((tmp_path / "w-reports" / "consistency.md").read_text("utf-8"))
     assert f"{counts['waiting']} segments wait for a translation" in report and "uv run ingest translate" in report
 
 
 def test_ingest_translate_fills_what_waits_like_a_full_run_and_then_does_nothing(
-        tmp_path, seeds, both_installed, fast_settings, counted):
+    tmp_path, seeds, both_installed, fast_settings, counted
+):
     evidence_db, _ = ingest(seeds, tmp_path, fast_settings, "evidence", "evidence")
     result, paths = translate_warehouse(evidence_db, tmp_path / "evidence-reports", make_engine(settings=fast_settings))
 
@@ -107,8 +117,7 @@ def test_ingest_translate_fills_what_waits_like_a_full_run_and_then_does_nothing
         assert rows(evidence_db, query) == rows(all_db, query), query
 
 
-def test_none_translates_nothing_and_all_leaves_nothing_waiting(tmp_path, seeds, both_installed, fast_settings,
-                                                              counted):
+def test_none_translates_nothing_and_all_leaves_nothing_waiting(tmp_path, seeds, both_installed, fast_settings, counted):
     db, summary = ingest(seeds, tmp_path, fast_settings, "none")
 
     counts = statuses(db)
@@ -131,10 +140,12 @@ def test_without_a_package_nothing_waits(tmp_path, seeds, argos_dir, fast_settin
 def test_the_command_line(tmp_path, seeds, both_installed):
     db, reports = tmp_path / "w.duckdb", tmp_path / "reports"
     runner = CliRunner()
-    assert runner.invoke(app, ["run", str(seeds), "--warehouse", str(db), "--translate", "sometimes",
-                               "--no-prefect"]).exit_code == 2
-    result = runner.invoke(app, ["run", str(seeds), "--warehouse", str(db), "--reports", str(reports),
-                                 "--translate", "none", "--no-prefect"])
+    assert (
+        runner.invoke(app, ["run", str(seeds), "--warehouse", str(db), "--translate", "sometimes", "--no-prefect"]).exit_code == 2
+    )
+    result = runner.invoke(
+        app, ["run", str(seeds), "--warehouse", str(db), "--reports", str(reports), "--translate", "none", "--no-prefect"]
+    )
     assert result.exit_code == 0, result.output
     assert "wait for a translation: `uv run ingest translate` fills them" in result.output
     result = runner.invoke(app, ["translate", "--warehouse", str(db), "--reports", str(reports)])
@@ -181,7 +192,8 @@ def test_a_fill_that_breaks_off_leaves_whole_documents(tmp_path, seeds, both_ins
             fill_waiting(con, FailsOnSecondCall(make_engine(settings=fast_settings)), batch_segments=1)
         per_document = con.execute(
             "SELECT doc_id, list(DISTINCT translation_status ORDER BY translation_status) FROM segments "
-            "WHERE translation_status IN ('translated', 'cached', 'waiting') GROUP BY 1 ORDER BY 1").fetchall()
+            "WHERE translation_status IN ('translated', 'cached', 'waiting') GROUP BY 1 ORDER BY 1"
+        ).fetchall()
         cache_rows = con.execute("SELECT count(*) FROM translation_cache").fetchone()[0]
     finally:
         con.close()
@@ -191,8 +203,7 @@ def test_a_fill_that_breaks_off_leaves_whole_documents(tmp_path, seeds, both_ins
 
 
 @pytest.mark.integration
-def test_the_flow_translates_evidence_first_and_a_later_all_run_fills_the_rest(prefect_api, tmp_path, seeds,
-                                                                               both_installed):
+def test_the_flow_translates_evidence_first_and_a_later_all_run_fills_the_rest(prefect_api, tmp_path, seeds, both_installed):
     from ingest.flow import ingest as ingest_flow
 
     db = tmp_path / "flow.duckdb"

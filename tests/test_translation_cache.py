@@ -26,9 +26,7 @@ def con():
 
 
 def rows(con) -> list[tuple]:
-    return con.execute(
-        "SELECT package_id, package_version, source_text, text_en FROM translation_cache ORDER BY ALL"
-    ).fetchall()
+    return con.execute("SELECT package_id, package_version, source_text, text_en FROM translation_cache ORDER BY ALL").fetchall()
 
 
 def test_store_then_lookup_by_exact_source(con):
@@ -99,9 +97,7 @@ def test_only_new_segments_are_translated(ja_installed, con, counted, fast_setti
     assert [r.status for r in results] == [CACHED, CACHED, TRANSLATED, TRANSLATED]
 
 
-def test_upgraded_package_retranslates_and_replaces_its_entries(
-    argos_dir, tiny_archives, con, counted, fast_settings
-):
+def test_upgraded_package_retranslates_and_replaces_its_entries(argos_dir, tiny_archives, con, counted, fast_settings):
     packages.install_from_file(tiny_archives.ja_10)
     cache.store(con, ZH_10, [("你好", "hello (zh)")])
     CachedEngine(argos.ArgosEngine(settings=fast_settings), cache.WarehouseCache(con)).translate("ja", SEGMENTS)
@@ -122,9 +118,11 @@ def test_translations_loaded_with_segments_are_filed_into_the_cache_and_snapshot
     from ingest.translate.cache import PackageKey, snapshot, store_from_segments
 
     con = warehouse.connect(tmp_path / "w.duckdb")
-    con.execute("INSERT INTO segments (doc_id, seg_idx, text, text_en, translation_status, translation_engine) VALUES "
-                "('d', 0, '速度が向上した。', 'Speed improved.', 'translated', 'argos:translate-ja_en@1.1'), "
-                "('d', 1, '未翻訳。', NULL, 'untranslated', NULL)")
+    con.execute(
+        "INSERT INTO segments (doc_id, seg_idx, text, text_en, translation_status, translation_engine) VALUES "
+        "('d', 0, '速度が向上した。', 'Speed improved.', 'translated', 'argos:translate-ja_en@1.1'), "
+        "('d', 1, '未翻訳。', NULL, 'untranslated', NULL)"
+    )
     assert store_from_segments(con, ["d"]) == 1
     key = PackageKey("translate-ja_en", "1.1")
     cache = snapshot(con, [key])

@@ -30,7 +30,8 @@ def test_translation_fidelity_and_the_warehouse_cache(tmp_path, ja_installed, fa
     # random weights drop the numbers: the fidelity check must say so
     assert con.execute("SELECT count(*) FROM translation_issues WHERE doc_id = ?", [f"in/{JA_SEED}"]).fetchone()[0] > 0
     distinct_translated = con.execute(
-        "SELECT count(DISTINCT text) FROM segments WHERE translation_status = 'translated'").fetchone()[0]
+        "SELECT count(DISTINCT text) FROM segments WHERE translation_status = 'translated'"
+    ).fetchone()[0]
     assert con.execute("SELECT count(*) FROM translation_cache").fetchone()[0] == distinct_translated
     report = markdown_text((tmp_path / "r" / "consistency.md").read_text("utf-8"))
     assert "zh->en" in report and "Fidelity issues" in report
@@ -43,5 +44,9 @@ def test_translation_fidelity_and_the_warehouse_cache(tmp_path, ja_installed, fa
     run_pipeline([inputs], db, None, engine=make_engine(settings=fast_settings))
     assert sum(calls) - first_run_segments == 1
     con = warehouse.connect(db, read_only=True)
-    assert con.execute("SELECT count(*) FROM segments WHERE doc_id = ? AND translation_status = 'cached'",
-                       [f"in/{JA_SEED}"]).fetchone()[0] > 10
+    assert (
+        con.execute(
+            "SELECT count(*) FROM segments WHERE doc_id = ? AND translation_status = 'cached'", [f"in/{JA_SEED}"]
+        ).fetchone()[0]
+        > 10
+    )

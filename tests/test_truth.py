@@ -39,17 +39,19 @@ def test_three_sources_outvote_two_renderings_of_one_article(tmp_path):
     try:
         groups = con.execute("SELECT doc_id, group_id FROM renderings ORDER BY doc_id").fetchall()
         assert groups == [("in/d.md", "in/d.md"), ("in/e.md", "in/d.md")]
-        supported, verdict = con.execute("SELECT supported, verdict FROM claim_verdicts WHERE subject = 'zorbflow' "
-                                         "AND attribute = 'maturity'").fetchone()
+        supported, verdict = con.execute(
+            "SELECT supported, verdict FROM claim_verdicts WHERE subject = 'zorbflow' AND attribute = 'maturity'"
+        ).fetchone()
         assert supported == "beta"
         assert "3 sources (3 documents) say beta" in verdict and "1 source (2 documents) says prototype" in verdict
         trust = dict(con.execute("SELECT source_id, trust FROM sources").fetchall())
         assert min(trust, key=trust.get) == "in/d.md"
         [(n_documents,)] = con.execute("SELECT n_documents FROM sources WHERE source_id = 'in/d.md'").fetchall()
         assert n_documents == 2
-        arbiter = con.execute("SELECT arbiter FROM conflicts WHERE subject = 'zorbflow' AND severity = 'contradiction'"
-                              ).fetchall()
-        assert arbiter and all(a.startswith("supported: beta") for a, in arbiter)
+        arbiter = con.execute(
+            "SELECT arbiter FROM conflicts WHERE subject = 'zorbflow' AND severity = 'contradiction'"
+        ).fetchall()
+        assert arbiter and all(a.startswith("supported: beta") for (a,) in arbiter)
     finally:
         con.close()
 
@@ -57,8 +59,7 @@ def test_three_sources_outvote_two_renderings_of_one_article(tmp_path):
 def test_one_source_against_one_is_undecided(tmp_path):
     con = _ingest(tmp_path, {"a.md": INDEPENDENT["a.md"], "d.md": RENDERING.format(edit="")})
     try:
-        supported, verdict = con.execute("SELECT supported, verdict FROM claim_verdicts WHERE subject = 'zorbflow'"
-                                         ).fetchone()
+        supported, verdict = con.execute("SELECT supported, verdict FROM claim_verdicts WHERE subject = 'zorbflow'").fetchone()
         assert supported is None and verdict.startswith("undecided")
     finally:
         con.close()

@@ -20,8 +20,9 @@ def test_duckdb_cli_opens_the_warehouse(seeded_warehouse, tmp_path):
     copy = tmp_path / "copy.duckdb"
     shutil.copy(seeded_warehouse, copy)
     cli = Path(sys.executable).with_name("duckdb")
-    result = subprocess.run([str(cli), str(copy), "-csv", "-c", "SELECT count(*) FROM documents"],
-                            capture_output=True, text=True, timeout=60)
+    result = subprocess.run(
+        [str(cli), str(copy), "-csv", "-c", "SELECT count(*) FROM documents"], capture_output=True, text=True, timeout=60
+    )
     assert result.returncode == 0, result.stderr
     assert result.stdout.splitlines()[-1] == "4"
 
@@ -31,12 +32,20 @@ def test_a_failed_load_leaves_no_half_document(tmp_path):
     rows = DocumentRows(
         document={"doc_id": "d", "path": "d", "status": "ok"},
         segments=[{"doc_id": "d", "seg_idx": 0, "text": "a"}],
-        entities=[], claims=[], translation_issues=[], anchors=[])
+        entities=[],
+        claims=[],
+        translation_issues=[],
+        anchors=[],
+    )
     load_document(con, rows)
     broken = DocumentRows(
         document={"doc_id": "d", "path": "d", "status": None},  # violates NOT NULL: the load must fail
         segments=[{"doc_id": "d", "seg_idx": 0, "text": "b"}, {"doc_id": "d", "seg_idx": 1, "text": "c"}],
-        entities=[], claims=[], translation_issues=[], anchors=[])
+        entities=[],
+        claims=[],
+        translation_issues=[],
+        anchors=[],
+    )
     with pytest.raises(duckdb.ConstraintException):
         load_document(con, broken)
     assert con.execute("SELECT text FROM segments").fetchall() == [("a",)]

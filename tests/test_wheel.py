@@ -42,9 +42,15 @@ def wheel(tmp_path_factory) -> Path:
 
 def test_the_wheel_carries_its_data_and_no_test_tooling(wheel):
     names = set(zipfile.ZipFile(wheel).namelist())
-    for data in ("ingest/warehouse/sql/schema.sql", "ingest/check/sql/30_conflicts.sql",
-                 "ingest/lang/common.yaml", "ingest/lang/ja/rules.yaml", "ingest/lang/zh/language.yaml",
-                 "ingest/extract/glossary.yaml", "ingest/clean/chrome.txt"):
+    for data in (
+        "ingest/warehouse/sql/schema.sql",
+        "ingest/check/sql/30_conflicts.sql",
+        "ingest/lang/common.yaml",
+        "ingest/lang/ja/rules.yaml",
+        "ingest/lang/zh/language.yaml",
+        "ingest/extract/glossary.yaml",
+        "ingest/clean/chrome.txt",
+    ):
         assert data in names, f"{data} is not in the wheel"
     assert not [n for n in names if "builder" in n or n.startswith(("bench/", "tests/"))]
 

@@ -14,9 +14,15 @@ from typing import TYPE_CHECKING, Any
 
 __all__ = ["IngestError", "RunOptions", "RunSummary", "Status", "prune", "run", "run_pipeline"]
 
-_EXPORTS = {"IngestError": "ingest.errors", "RunOptions": "ingest.settings", "Status": "ingest.records",
-            "RunSummary": "ingest.run.runner", "run": "ingest.run.runner", "run_pipeline": "ingest.run.runner",
-            "prune": "ingest.run.runner"}
+_EXPORTS = {
+    "IngestError": "ingest.errors",
+    "RunOptions": "ingest.settings",
+    "Status": "ingest.records",
+    "RunSummary": "ingest.run.runner",
+    "run": "ingest.run.runner",
+    "run_pipeline": "ingest.run.runner",
+    "prune": "ingest.run.runner",
+}
 
 if TYPE_CHECKING:
     from .errors import IngestError

@@ -52,9 +52,11 @@ class Budget:
         self._previous_handler: Callable[[int, FrameType | None], Any] | int | signal.Handlers | None = None
 
     def message(self) -> str:
-        return (f"{self.what} stopped after {self.seconds:g} s: the text is too costly to process as one article "
-                "(long runs of numbers, symbols or characters without spaces?); split the file or report it "
-                "(the limit is INGEST_MAX_STAGE_SECONDS)")
+        return (
+            f"{self.what} stopped after {self.seconds:g} s: the text is too costly to process as one article "
+            "(long runs of numbers, symbols or characters without spaces?); split the file or report it "
+            "(the limit is INGEST_MAX_STAGE_SECONDS)"
+        )
 
     def check(self) -> None:
         if time.monotonic() > self.deadline:
@@ -89,8 +91,7 @@ class Budget:
             signal.signal(signal.SIGALRM, signal.SIG_IGN)
             signal.setitimer(signal.ITIMER_REAL, 0)
             # None: a handler installed from C, which cannot be put back; the default is.
-            signal.signal(signal.SIGALRM, self._previous_handler if self._previous_handler is not None
-                          else signal.SIG_DFL)
+            signal.signal(signal.SIGALRM, self._previous_handler if self._previous_handler is not None else signal.SIG_DFL)
 
     def _on_alarm(self, signum: int, frame: FrameType | None) -> None:
         self._disarm()  # put the previous handler back first, wherever this exception ends up

@@ -39,5 +39,6 @@ def set_project_directory(directory: str | None = None) -> dict[str, str]:
         raise FileNotFoundError(
             f"{root / ENTRYPOINT} does not exist: the worker cannot find this project's checkout. "
             f"Start the worker from the project's environment (`make serve`, or `uv run prefect worker "
-            f"start --pool local` in the checkout) or set {PROJECT_ROOT_ENV} to the checkout's path.")
+            f"start --pool local` in the checkout) or set {PROJECT_ROOT_ENV} to the checkout's path."
+        )
     return set_working_directory(str(root))

@@ -98,8 +98,9 @@ class _Namer:
         inside = Path(path).relative_to(folder).as_posix()
         # An id an older warehouse gave another file is taken: the next label candidate is used.
         labels = itertools.chain([self.label(folder)], _labels(folder))
-        doc_id = next(candidate for candidate in (f"{label}/{inside}" for label in labels)
-                      if self.paths_by_id.get(candidate, path) == path)
+        doc_id = next(
+            candidate for candidate in (f"{label}/{inside}" for label in labels) if self.paths_by_id.get(candidate, path) == path
+        )
         self.paths_by_id[doc_id] = path
         return doc_id
 
@@ -125,9 +126,11 @@ class _Boundary:
         target = Path(os.path.realpath(path))
         if target == path or any(target == root or target.is_relative_to(root) for root in self.roots):
             return None
-        return (f"symbolic link to {_displayable(str(target))}, outside the input folders: refused, so that a "
-                "link cannot pull other files into the warehouse; copy the file into an input folder, or allow "
-                "such links with --follow-links (RunOptions.follow_links)")
+        return (
+            f"symbolic link to {_displayable(str(target))}, outside the input folders: refused, so that a "
+            "link cannot pull other files into the warehouse; copy the file into an input folder, or allow "
+            "such links with --follow-links (RunOptions.follow_links)"
+        )
 
 
 IGNORE_FILE = ".ingestignore"
@@ -158,15 +161,21 @@ class _Exclusion:
             folders = [root.joinpath(*inside[:depth]) for depth in range(len(inside))]
             layers = [patterns for folder in folders if (patterns := self._ignore_file(root, folder))]
         if self.exclude:
-            layers.append(_Patterns(root, GitIgnoreSpec.from_lines(self.exclude),
-                                    tuple(f"--exclude {pattern!r}" for pattern in self.exclude)))
+            layers.append(
+                _Patterns(
+                    root, GitIgnoreSpec.from_lines(self.exclude), tuple(f"--exclude {pattern!r}" for pattern in self.exclude)
+                )
+            )
         reason = None
         for patterns in layers:  # the last matching pattern decides, as in git
             match = patterns.spec.check_file(path.relative_to(patterns.folder).as_posix())
             if match.include is not None:
                 assert match.index is not None  # the pattern that decided
-                reason = (f"excluded by {patterns.origins[match.index]}; drop or negate ('!') that pattern "
-                          "to ingest it") if match.include else None
+                reason = (
+                    (f"excluded by {patterns.origins[match.index]}; drop or negate ('!') that pattern to ingest it")
+                    if match.include
+                    else None
+                )
         return reason
 
     def _ignore_file(self, root: Path, folder: Path) -> _Patterns | None:
@@ -176,8 +185,11 @@ class _Exclusion:
             if ignore_file.is_file():
                 lines = ignore_file.read_text("utf-8", errors="replace").splitlines()
                 where = ignore_file.relative_to(root.parent).as_posix()
-                self.ignore_files[folder] = _Patterns(folder, GitIgnoreSpec.from_lines(lines), tuple(
-                    f"{where} line {number}: {line.strip()!r}" for number, line in enumerate(lines, 1)))
+                self.ignore_files[folder] = _Patterns(
+                    folder,
+                    GitIgnoreSpec.from_lines(lines),
+                    tuple(f"{where} line {number}: {line.strip()!r}" for number, line in enumerate(lines, 1)),
+                )
         return self.ignore_files[folder]
 
 
@@ -189,8 +201,15 @@ def _identify(doc_id: str, folder: str, path: Path, refusal: str | None, exclude
         doc_id.encode("utf-8")
         str(path).encode("utf-8")
     except UnicodeEncodeError:
-        return SourceFile(_displayable(doc_id), _displayable(str(path)), fmt, None, None, root=_displayable(folder),
-                          error="file name is not valid UTF-8; rename the file (UTF-8 name) and re-run")
+        return SourceFile(
+            _displayable(doc_id),
+            _displayable(str(path)),
+            fmt,
+            None,
+            None,
+            root=_displayable(folder),
+            error="file name is not valid UTF-8; rename the file (UTF-8 name) and re-run",
+        )
     if excluded:  # not read at all, not even hashed
         return SourceFile(doc_id, str(path), fmt, None, None, root=folder, excluded=excluded)
     if refusal:
@@ -200,10 +219,17 @@ def _identify(doc_id: str, folder: str, path: Path, refusal: str | None, exclude
     except NotRegularFileError as exc:  # a FIFO or device named *.txt would block or never end when read
         return SourceFile(doc_id, str(path), fmt, None, None, root=folder, error=str(exc))
     except OSError as exc:
-        return SourceFile(doc_id, str(path), fmt, None, None, root=folder,
-                          error=f"cannot read file at discovery ({exc.strerror or exc}); "
-                                "check that it exists and is readable (a symlink loop or broken link "
-                                "also ends here), then re-run")
+        return SourceFile(
+            doc_id,
+            str(path),
+            fmt,
+            None,
+            None,
+            root=folder,
+            error=f"cannot read file at discovery ({exc.strerror or exc}); "
+            "check that it exists and is readable (a symlink loop or broken link "
+            "also ends here), then re-run",
+        )
     if REPORT_SIGNATURE.encode() in head:
         return None
     return SourceFile(doc_id, str(path), fmt, sha256, size, root=folder)
@@ -217,8 +243,14 @@ def _files(root: Path) -> tuple[Path, list[Path], bool]:
     return root.parent, [root] if root.suffix.lower() in SUPPORTED_SUFFIXES else [], False
 
 
-def discover(paths: Iterable[str | Path], *, follow_links: bool = False, known: KnownSources | None = None,
-             extra: Iterable[tuple[str, str]] = (), exclude: Sequence[str] = ()) -> list[SourceFile]:
+def discover(
+    paths: Iterable[str | Path],
+    *,
+    follow_links: bool = False,
+    known: KnownSources | None = None,
+    extra: Iterable[tuple[str, str]] = (),
+    exclude: Sequence[str] = (),
+) -> list[SourceFile]:
     """All supported files under `paths` (recursively), each once, copies of content marked.
 
     `known` is what the warehouse holds (ids, folder labels, ok documents' hashes); `extra`
@@ -229,8 +261,7 @@ def discover(paths: Iterable[str | Path], *, follow_links: bool = False, known: 
     roots = [Path(p) for p in paths]
     missing = [str(r) for r in roots if not r.exists()]
     if missing:
-        raise FileNotFoundError(f"input path(s) not found: {', '.join(missing)}; "
-                                "pass existing files or folders")
+        raise FileNotFoundError(f"input path(s) not found: {', '.join(missing)}; pass existing files or folders")
     known = known or KnownSources()
     listed = [_files(Path(os.path.realpath(root))) for root in roots]
     boundary = _Boundary([Path(os.path.realpath(root)) for root in roots] + [Path(folder) for folder, _ in extra])

@@ -62,8 +62,9 @@ def markdown_text(value: Any) -> str:
     (the rest stays as written, so the Markdown file reads as plain text: "13:28, 4 files: 2.5")."""
     text = visible(_LINE_BREAKS.sub(" ", "" if value is None else str(value)))
     text = _MARKDOWN_MARKUP.sub(lambda m: "\\" + m.group(), text)
-    return _MARKDOWN_BLOCK_START.sub(lambda m: m.group(1) + "\\" + m.group(2) if not m.group(2).isdigit()
-                                     else m.group(1) + m.group(2) + "\\", text, count=1)
+    return _MARKDOWN_BLOCK_START.sub(
+        lambda m: m.group(1) + "\\" + m.group(2) if not m.group(2).isdigit() else m.group(1) + m.group(2) + "\\", text, count=1
+    )
 
 
 def markdown_cell(value: Any) -> str:

@@ -72,8 +72,7 @@ class _RetryOptions(TypedDict):
 _RETRIES: _RetryOptions = {"retry_condition_fn": _transient, "retry_jitter_factor": 0.5}
 
 
-@task(name="plan", cache_policy=NO_CACHE, persist_result=False, retries=3,
-      retry_delay_seconds=exponential_backoff(2), **_RETRIES)
+@task(name="plan", cache_policy=NO_CACHE, persist_result=False, retries=3, retry_delay_seconds=exponential_backoff(2), **_RETRIES)
 def plan_task(run: Run) -> list[SourceFile]:
     """Mark gone documents missing, discover the inputs and leave out those the warehouse holds
     with the same bytes and fingerprint (`Run.pending`)."""
@@ -82,8 +81,15 @@ def plan_task(run: Run) -> list[SourceFile]:
 
 # No tags on these tasks: a tagged task run asks the server for concurrency slots first, which on the
 # SQLite server stalled ~2 s every few tasks (503, retried) in the 1,000-document benchmark.
-@task(name="stages", task_run_name="stages {label}", cache_policy=NO_CACHE, persist_result=False,
-      retries=2, retry_delay_seconds=exponential_backoff(1), **_RETRIES)
+@task(
+    name="stages",
+    task_run_name="stages {label}",
+    cache_policy=NO_CACHE,
+    persist_result=False,
+    retries=2,
+    retry_delay_seconds=exponential_backoff(1),
+    **_RETRIES,
+)
 def stages_task(label: str, sources: list[SourceFile], context: StageContext) -> StagedBatch:
     """prepare, translate and extract one batch; its rows go to Parquet staging files."""
     batch = process_batch(sources, context, isolate=False, label=label)
@@ -114,8 +120,7 @@ def _report(step: str, done: int, total: int) -> None:
         _progress(step, done, total)
 
 
-def _run_batches(todo: list[SourceFile], context: StageContext, batch_size: int,
-                 max_concurrency: int) -> list[StagedBatch]:
+def _run_batches(todo: list[SourceFile], context: StageContext, batch_size: int, max_concurrency: int) -> list[StagedBatch]:
     """Submit the batches, at most `max_concurrency` unfinished at a time.
 
     A batch whose task fails for good is split: each of its documents gets a task of its own,
@@ -154,15 +159,15 @@ def write_plan(todo: list[SourceFile], path: Path) -> str:
 
 
 @flow(name="ingest-stages", persist_result=False, validate_parameters=False)
-def ingest_stages(plan_file: str, context: StageContext, batch_size: int = DEFAULTS.batch_size,
-                  max_concurrency: int = DEFAULTS.max_concurrency) -> list[StagedBatch]:
+def ingest_stages(
+    plan_file: str, context: StageContext, batch_size: int = DEFAULTS.batch_size, max_concurrency: int = DEFAULTS.max_concurrency
+) -> list[StagedBatch]:
     """The per-document stages of a plan, in batches on this subflow's task runner (Dask)."""
     todo = [SourceFile(**s) for s in json.loads(Path(plan_file).read_text("utf-8"))]
     return _run_batches(todo, context, batch_size, max_concurrency)
 
 
-@task(name="load", cache_policy=NO_CACHE, persist_result=False, retries=3,
-      retry_delay_seconds=exponential_backoff(2), **_RETRIES)
+@task(name="load", cache_policy=NO_CACHE, persist_result=False, retries=3, retry_delay_seconds=exponential_backoff(2), **_RETRIES)
 def load_task(run: Run, staged: list[StagedBatch]) -> None:
     """The single DuckDB writer: load every staged batch, one transaction each (a retry skips loaded ones)."""
     run.load_staged(staged, _report)
@@ -174,8 +179,14 @@ ARTIFACT_MAX_CHARS = 1_000_000
 ARTIFACT_MAX_ROWS = 2_000
 
 
-@task(name="check-and-report", cache_policy=NO_CACHE, persist_result=False, retries=3,
-      retry_delay_seconds=exponential_backoff(2), **_RETRIES)
+@task(
+    name="check-and-report",
+    cache_policy=NO_CACHE,
+    persist_result=False,
+    retries=3,
+    retry_delay_seconds=exponential_backoff(2),
+    **_RETRIES,
+)
 def report_task(run: Run) -> list[str]:
     """Check, translate what `translate` asks for and is still waiting, record the run, write
     reports/ (`Run.finish`) and attach the report and the conflicts table to the flow run."""
@@ -185,15 +196,23 @@ def report_task(run: Run) -> list[str]:
     where = summary.report_paths[0] if summary.report_paths else "the `ingest report` output"
     if len(markdown) > ARTIFACT_MAX_CHARS:
         cut = markdown.rfind("\n## ", 0, ARTIFACT_MAX_CHARS)
-        markdown = (markdown[:cut if cut > 0 else ARTIFACT_MAX_CHARS] +
-                    f"\n\n*The report is {len(markdown):,} characters; the rest is in {where}.*\n")
+        markdown = (
+            markdown[: cut if cut > 0 else ARTIFACT_MAX_CHARS]
+            + f"\n\n*The report is {len(markdown):,} characters; the rest is in {where}.*\n"
+        )
     table = outputs.conflict_table(run.report)
     if len(table) > ARTIFACT_MAX_ROWS:
         table = table[:ARTIFACT_MAX_ROWS] + [{"kind": f"... {len(table) - ARTIFACT_MAX_ROWS:,} more rows in {where}"}]
-    create_markdown_artifact(key=artifact_key("consistency-report", warehouse_path), markdown=markdown,
-                             description=f"Cross-source consistency report of {warehouse_path}")
-    create_table_artifact(key=artifact_key("conflicts", warehouse_path), table=table,
-                          description=f"Contradictions and notes between the sources in {warehouse_path}")
+    create_markdown_artifact(
+        key=artifact_key("consistency-report", warehouse_path),
+        markdown=markdown,
+        description=f"Cross-source consistency report of {warehouse_path}",
+    )
+    create_table_artifact(
+        key=artifact_key("conflicts", warehouse_path),
+        table=table,
+        description=f"Contradictions and notes between the sources in {warehouse_path}",
+    )
     return summary.report_paths
 
 
@@ -214,9 +233,15 @@ def task_runner(dask: bool = False, dask_address: str | None = None, dask_worker
         from prefect_dask import DaskTaskRunner
 
         logging.getLogger("distributed").setLevel(logging.WARNING)  # its INFO lines drown the run's log
-        return DaskTaskRunner(cluster_kwargs={
-            "n_workers": max(1, dask_workers), "threads_per_worker": 1, "processes": True,
-            "host": "127.0.0.1", "dashboard_address": None})
+        return DaskTaskRunner(
+            cluster_kwargs={
+                "n_workers": max(1, dask_workers),
+                "threads_per_worker": 1,
+                "processes": True,
+                "host": "127.0.0.1",
+                "dashboard_address": None,
+            }
+        )
     return ThreadPoolTaskRunner(max_workers=1)
 
 
@@ -262,8 +287,9 @@ documents were loaded, skipped and failed.
 """ + args_section(RunOptions)
 # ignore: Prefect asks for TaskRunner[PrefectFuture[Any]], invariant in the future type, which no concrete
 # runner (ThreadPoolTaskRunner is a TaskRunner[PrefectConcurrentFuture[R]]) can be.
-ingest = flow(name="ingest", flow_run_name=run_name, persist_result=False,
-              task_runner=ThreadPoolTaskRunner(max_workers=1))(ingest)  # type: ignore[arg-type]
+ingest = flow(name="ingest", flow_run_name=run_name, persist_result=False, task_runner=ThreadPoolTaskRunner(max_workers=1))(  # type: ignore[arg-type]
+    ingest
+)
 
 
 def _ingest(options: RunOptions) -> State:
@@ -278,8 +304,8 @@ def _ingest(options: RunOptions) -> State:
             with _api_reachable_from_workers(True):
                 runner = task_runner(options.dask, options.dask_address, options.dask_workers)
                 staged = ingest_stages.with_options(task_runner=runner)(
-                    write_plan(todo, staging / "plan.json"), context, options.batch_size,
-                    options.max_concurrency)
+                    write_plan(todo, staging / "plan.json"), context, options.batch_size, options.max_concurrency
+                )
         elif todo:  # this flow's own task runner: one thread
             staged = _run_batches(todo, context, options.batch_size, options.max_concurrency)
         if staged:

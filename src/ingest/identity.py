@@ -48,8 +48,8 @@ class ModuleSource:
 
     name: str
     path: Path
-    imports: frozenset[str]        # modules of the package it imports
-    libraries: frozenset[str]      # top-level names of other packages it imports
+    imports: frozenset[str]  # modules of the package it imports
+    libraries: frozenset[str]  # top-level names of other packages it imports
 
 
 def _module_name(path: Path) -> str:
@@ -59,8 +59,9 @@ def _module_name(path: Path) -> str:
 
 def _is_type_checking(node: ast.If) -> bool:
     test = node.test
-    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or \
-        (isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )
 
 
 def _imports(path: Path, name: str, modules: set[str], type_checking: bool) -> tuple[set[str], set[str]]:
@@ -80,7 +81,8 @@ def _imports(path: Path, name: str, modules: set[str], type_checking: bool) -> t
         if isinstance(node, ast.Import):
             for alias in node.names:
                 (own if alias.name.split(".")[0] == PACKAGE else libraries).add(
-                    alias.name if alias.name.split(".")[0] == PACKAGE else alias.name.split(".")[0])
+                    alias.name if alias.name.split(".")[0] == PACKAGE else alias.name.split(".")[0]
+                )
         elif isinstance(node, ast.ImportFrom):
             base = node.module or ""
             if node.level:
@@ -127,9 +129,13 @@ def _code(path: Path) -> str:
     tree = ast.parse(path.read_text("utf-8"))
     for node in ast.walk(tree):
         body = getattr(node, "body", None)
-        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and body and \
-                isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) and \
-                isinstance(body[0].value.value, str):
+        if (
+            isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
+            and body
+            and isinstance(body[0], ast.Expr)
+            and isinstance(body[0].value, ast.Constant)
+            and isinstance(body[0].value.value, str)
+        ):
             node.body = body[1:] or [ast.Pass()]
     return ast.dump(tree, annotate_fields=False, include_attributes=False)
 
@@ -141,9 +147,8 @@ def _data_files(modules: list[ModuleSource]) -> list[Path]:
     for folder in {module.path.parent for module in modules}:
         for path in folder.rglob("*"):
             inside = path.relative_to(folder).parts[:-1]
-            packaged = any((folder.joinpath(*inside[:depth + 1]) / "__init__.py").exists() for depth in range(len(inside)))
-            if path.is_file() and path.suffix not in (".py", ".pyc") and "__pycache__" not in path.parts \
-                    and not packaged:
+            packaged = any((folder.joinpath(*inside[: depth + 1]) / "__init__.py").exists() for depth in range(len(inside)))
+            if path.is_file() and path.suffix not in (".py", ".pyc") and "__pycache__" not in path.parts and not packaged:
                 found.add(path)
     return sorted(found)
 
@@ -151,8 +156,15 @@ def _data_files(modules: list[ModuleSource]) -> list[Path]:
 def _library_versions(modules: list[ModuleSource]) -> list[str]:
     """'name==version' of the installed distributions that provide what the modules import."""
     distributions = importlib_metadata.packages_distributions()
-    names = sorted({dist for module in modules for library in module.libraries
-                    if library not in sys.stdlib_module_names for dist in distributions.get(library, [library])})
+    names = sorted(
+        {
+            dist
+            for module in modules
+            for library in module.libraries
+            if library not in sys.stdlib_module_names
+            for dist in distributions.get(library, [library])
+        }
+    )
     versions = []
     for name in names:
         try:

@@ -43,9 +43,9 @@ class _ScriptRules:
     """The profiles' script facts, compiled once."""
 
     letters: tuple[tuple[LanguageProfile, re.Pattern], ...]  # languages with letters of their own
-    han: LanguageProfile | None                                # the language of Han-only text
-    han_never: dict[str, frozenset[str]]                       # lang -> Han characters it never writes
-    variants: tuple[tuple[str, frozenset[str]], ...]           # variant of the Han language -> its characters
+    han: LanguageProfile | None  # the language of Han-only text
+    han_never: dict[str, frozenset[str]]  # lang -> Han characters it never writes
+    variants: tuple[tuple[str, frozenset[str]], ...]  # variant of the Han language -> its characters
 
 
 @lru_cache(maxsize=1)
@@ -56,7 +56,8 @@ def _script_rules() -> _ScriptRules:
         letters=tuple((p, re.compile(f"[{p.script.letters}]")) for p in known if p.script.letters),
         han=han,
         han_never={p.code: frozenset(p.script.han_never) for p in known if p.script.han_never},
-        variants=tuple((name, frozenset(chars)) for name, chars in (han.script.variants.items() if han else ())))
+        variants=tuple((name, frozenset(chars)) for name, chars in (han.script.variants.items() if han else ())),
+    )
 
 
 def chinese_variant(text: str) -> str | None:
@@ -66,6 +67,8 @@ def chinese_variant(text: str) -> str | None:
         return None
     counts = [(sum(char in chars for char in text), -rank, name) for rank, (name, chars) in enumerate(variants)]
     return max(counts)[2]
+
+
 # Segments repeat across a corpus and are worth caching; whole documents are not, and
 # 4,096 cached multi-megabyte texts would hold gigabytes.
 _CACHE_MAX_CHARS = 2000
@@ -122,8 +125,7 @@ def _without_language(text: str) -> bool:
 def detect_language(text: str, context: str | None = None) -> LanguageGuess:
     """Language of `text`; `context` (the document's language) settles Han-only fragments."""
     rules = _script_rules()
-    letters = sorted(((len(pattern.findall(text)), profile) for profile, pattern in rules.letters),
-                     key=lambda pair: -pair[0])
+    letters = sorted(((len(pattern.findall(text)), profile) for profile, pattern in rules.letters), key=lambda pair: -pair[0])
     han = len(_HAN.findall(text))
     cjk = han + sum(count for count, _ in letters)
     if cjk == 0:

@@ -57,8 +57,9 @@ def _positive(name: str, raw: str, example: int | float) -> int | float:
     try:
         value = int(raw) if whole else float(raw)
     except ValueError:
-        raise SettingsError(f"{name}={raw!r} is not {kind}; set it to {kind} above 0 "
-                            f"(e.g. {name}={example!r}) or unset it") from None
+        raise SettingsError(
+            f"{name}={raw!r} is not {kind}; set it to {kind} above 0 (e.g. {name}={example!r}) or unset it"
+        ) from None
     if not (0 < value < float("inf")):
         raise SettingsError(f"{name}={raw!r} must be above 0 and finite; set it to {kind} above 0 or unset it")
     return value

@@ -26,25 +26,29 @@ class _LabelledLines:
     translator: re.Pattern
     author: re.Pattern
     published_byline: re.Pattern  # group 'date'
-    author_byline: re.Pattern      # group 'who'
+    author_byline: re.Pattern  # group 'who'
 
 
 @lru_cache(maxsize=1)
 def _labelled_lines() -> _LabelledLines:
     """Patterns of the labelled metadata lines, with the labels of every language profile."""
+
     def labels(kind: str) -> str:
         words = sorted({w for p in profiles().values() for w in p.metadata_labels.get(kind, ())}, key=len, reverse=True)
         return "|".join(map(re.escape, words)) or "(?!)"
+
     def bylines(kind: str) -> str:
         patterns = [p for profile in profiles().values() for p in profile.bylines.get(kind, ())]
         return "|".join(f"(?:{pattern})" for pattern in patterns) or "(?!)"
+
     return _LabelledLines(
         published=re.compile(rf"^(?:{labels('published')}){_LABEL}", re.I),
         source_url=re.compile(rf"^(?:{labels('source')}){_LABEL}<?(?P<url>https?://\S+?)>?$", re.I),
         translator=re.compile(rf"^(?:{labels('translator')}){_LABEL}(?P<who>.+)$", re.I),
         author=re.compile(rf"^(?:{labels('author')}){_LABEL}(?P<who>.+)$", re.I),
         published_byline=re.compile(_numbered_groups(bylines("published"), "date"), re.I),
-        author_byline=re.compile(_numbered_groups(bylines("author"), "who"), re.I))
+        author_byline=re.compile(_numbered_groups(bylines("author"), "who"), re.I),
+    )
 
 
 def _numbered_groups(pattern: str, name: str) -> str:
@@ -110,11 +114,11 @@ def extract_metadata(cleaned: Cleaned) -> Metadata:
     published = _front_matter_date(_declared(cleaned, "published"))
     if published is None:
         labelled = [line for line in lines if patterns.published.match(line)]
-        bylines = [date for line in lines if (match := patterns.published_byline.match(line))
-                   and (date := _group(match, "date"))]
+        bylines = [date for line in lines if (match := patterns.published_byline.match(line)) and (date := _group(match, "date"))]
         published = next(filter(None, map(parse_date, labelled + bylines + lines)), None)
-    byline_author = next((who.strip() for line in lines if (match := patterns.author_byline.match(line))
-                          and (who := _group(match, "who"))), None)
+    byline_author = next(
+        (who.strip() for line in lines if (match := patterns.author_byline.match(line)) and (who := _group(match, "who"))), None
+    )
     source, translator, author = (_declared(cleaned, kind) for kind in ("source", "translator", "author"))
     return Metadata(
         title=_title(cleaned),

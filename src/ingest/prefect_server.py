@@ -87,7 +87,8 @@ def _writable_home() -> Path:
         raise PrefectServerError(
             f"Prefect's home {home} is not writable ({error.strerror or error}), so no Prefect server can "
             f"keep its database there; set PREFECT_HOME to a writable folder, or run without Prefect: "
-            f"`{command('run --no-prefect')}`") from error
+            f"`{command('run --no-prefect')}`"
+        ) from error
     return home
 
 
@@ -97,15 +98,22 @@ def _free_port() -> int:
             sock.bind(("127.0.0.1", 0))
             return sock.getsockname()[1]
     except OSError as error:
-        raise PrefectServerError(f"no free port on 127.0.0.1 for a Prefect server ({error.strerror or error}); "
-                                 f"run without Prefect: `{command('run --no-prefect')}`") from error
+        raise PrefectServerError(
+            f"no free port on 127.0.0.1 for a Prefect server ({error.strerror or error}); "
+            f"run without Prefect: `{command('run --no-prefect')}`"
+        ) from error
 
 
 def _server_env() -> dict[str, str]:
     from prefect.settings import get_current_settings
 
-    return {**os.environ, **get_current_settings().to_environment_variables(exclude_unset=True),
-            "PREFECT_UI_ENABLED": "0", "PREFECT__SERVER_EPHEMERAL": "1", "PREFECT__SERVER_FINAL": "1"}
+    return {
+        **os.environ,
+        **get_current_settings().to_environment_variables(exclude_unset=True),
+        "PREFECT_UI_ENABLED": "0",
+        "PREFECT__SERVER_EPHEMERAL": "1",
+        "PREFECT__SERVER_FINAL": "1",
+    }
 
 
 @contextlib.contextmanager
@@ -118,14 +126,18 @@ def temporary_server(timeout: float = STARTUP_TIMEOUT_S) -> Iterator[str]:
     api_url = f"http://127.0.0.1:{port}/api"
     log_path = home / "temporary-server.log"
     with log_path.open("ab") as log:
-        process = subprocess.Popen([sys.executable, "-m", __name__, str(os.getpid()), str(port)],
-                                   env=_server_env(), stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT)
+        process = subprocess.Popen(
+            [sys.executable, "-m", __name__, str(os.getpid()), str(port)],
+            env=_server_env(),
+            stdin=subprocess.DEVNULL,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
     try:
         _wait_until_healthy(process, api_url, timeout, log_path)
         # No UI URL: this server serves no UI and stops with the run, so the "View at <url>" line
         # Prefect prints for a flow run would lead nowhere (Prefect prints none without a UI URL).
-        with temporary_settings(updates={PREFECT_API_URL: api_url, PREFECT_SERVER_EPHEMERAL_ENABLED: False,
-                                         PREFECT_UI_URL: ""}):
+        with temporary_settings(updates={PREFECT_API_URL: api_url, PREFECT_SERVER_EPHEMERAL_ENABLED: False, PREFECT_UI_URL: ""}):
             try:
                 yield api_url
             finally:
@@ -145,12 +157,16 @@ def _wait_until_healthy(process: subprocess.Popen, api_url: str, timeout: float,
     deadline = time.monotonic() + timeout
     while not answers(api_url, timeout=1.0):
         if process.poll() is not None:
-            raise PrefectServerError(f"the temporary Prefect server exited with status {process.returncode} "
-                                     f"(its log: {log_path}); run without Prefect: `{command('run --no-prefect')}`")
+            raise PrefectServerError(
+                f"the temporary Prefect server exited with status {process.returncode} "
+                f"(its log: {log_path}); run without Prefect: `{command('run --no-prefect')}`"
+            )
         if time.monotonic() > deadline:
             _stop(process)
-            raise PrefectServerError(f"the temporary Prefect server did not answer within {timeout:.0f} s (its log: "
-                                     f"{log_path}); run without Prefect: `{command('run --no-prefect')}`")
+            raise PrefectServerError(
+                f"the temporary Prefect server did not answer within {timeout:.0f} s (its log: "
+                f"{log_path}); run without Prefect: `{command('run --no-prefect')}`"
+            )
         time.sleep(0.2)
 
 
@@ -179,8 +195,9 @@ def _serve(parent: int, port: int) -> None:
     if os.getppid() != parent:
         return
     threading.Thread(target=_exit_when_orphaned, args=(parent,), daemon=True, name="orphan-watchdog").start()
-    uvicorn.run("prefect.server.api.server:create_app", factory=True, host="127.0.0.1", port=port,
-                log_level="error", lifespan="on")
+    uvicorn.run(
+        "prefect.server.api.server:create_app", factory=True, host="127.0.0.1", port=port, log_level="error", lifespan="on"
+    )
 
 
 if __name__ == "__main__":

@@ -32,11 +32,11 @@ def read_bytes(source: SourceFile) -> bytes:
     raw = read_regular(source.path, limit)
     if len(raw) > limit:
         size = max(source.size or 0, len(raw))
-        raise LimitError(f"file is {size / 2**20:.0f} MiB, over the {limit / 2**20:.0f} MiB limit "
-                         "for one article; split it or remove it")
+        raise LimitError(
+            f"file is {size / 2**20:.0f} MiB, over the {limit / 2**20:.0f} MiB limit for one article; split it or remove it"
+        )
     if source.sha256 and hashlib.sha256(raw).hexdigest() != source.sha256:
-        raise ReadError("file changed between discovery and reading (it is being written?); "
-                        "re-run once it is complete")
+        raise ReadError("file changed between discovery and reading (it is being written?); re-run once it is complete")
     return raw
 
 
@@ -72,8 +72,11 @@ def _prepare(source: SourceFile, limits: Limits) -> PreparedDocument:
     except ReadError as error:
         return _failed(source, str(error))
     except Exception as error:
-        return _failed(source, f"internal error while preparing the document ({type(error).__name__}: "
-                               f"{str(error)[:200]}); please report it with the file")
+        return _failed(
+            source,
+            f"internal error while preparing the document ({type(error).__name__}: "
+            f"{str(error)[:200]}); please report it with the file",
+        )
 
 
 def _prepare_text(source: SourceFile, decoded: Decoded, limits: Limits) -> PreparedDocument:
@@ -82,24 +85,49 @@ def _prepare_text(source: SourceFile, decoded: Decoded, limits: Limits) -> Prepa
         return _failed(source, "no text left after cleaning (markup, code or chrome only); nothing to ingest")
     text = cleaned.text
     if len(text) > limits.max_text_chars:
-        return _failed(source, f"article text is {len(text):,} characters after cleaning, over the "
-                               f"{limits.max_text_chars:,}-character limit for one article; split it or remove it",
-                       limited=True)
+        return _failed(
+            source,
+            f"article text is {len(text):,} characters after cleaning, over the "
+            f"{limits.max_text_chars:,}-character limit for one article; split it or remove it",
+            limited=True,
+        )
     checkpoint()
     segments = segment(cleaned)
     if len(segments) > limits.max_segments:
-        return _failed(source, f"article has {len(segments):,} segments (sentences, list items, table rows), over the "
-                               f"{limits.max_segments:,}-segment limit for one article; split it or remove it",
-                       limited=True)
+        return _failed(
+            source,
+            f"article has {len(segments):,} segments (sentences, list items, table rows), over the "
+            f"{limits.max_segments:,}-segment limit for one article; split it or remove it",
+            limited=True,
+        )
     checkpoint()
     guess = detect_language(text)
-    prepared = PreparedDocument(source, Status.OK, error=decoded.warning, encoding=decoded.encoding, lang=guess.lang,
-                                lang_variant=guess.variant, lang_confidence=guess.confidence,
-                                metadata=extract_metadata(cleaned), text=text)
+    prepared = PreparedDocument(
+        source,
+        Status.OK,
+        error=decoded.warning,
+        encoding=decoded.encoding,
+        lang=guess.lang,
+        lang_variant=guess.variant,
+        lang_confidence=guess.confidence,
+        metadata=extract_metadata(cleaned),
+        text=text,
+    )
     for seg in segments:
         checkpoint()
         seg_lang = detect_language(seg.text, context=guess.lang)
-        prepared.segments.append(SegmentRecord(
-            source.doc_id, seg.seg_idx, seg.block_idx, seg.kind, seg.section, seg_lang.lang,
-            seg_lang.confidence, seg.char_start, seg.char_end, seg.text))
+        prepared.segments.append(
+            SegmentRecord(
+                source.doc_id,
+                seg.seg_idx,
+                seg.block_idx,
+                seg.kind,
+                seg.section,
+                seg_lang.lang,
+                seg_lang.confidence,
+                seg.char_start,
+                seg.char_end,
+                seg.text,
+            )
+        )
     return prepared

@@ -55,14 +55,28 @@ def read_regular(path: str | Path, limit: int) -> bytes:
     with open_regular(path) as handle:
         return handle.read(limit + 1)
 
-_BOMS = ((codecs.BOM_UTF8, "utf-8-sig"), (codecs.BOM_UTF32_LE, "utf-32"),
-         (codecs.BOM_UTF32_BE, "utf-32"), (codecs.BOM_UTF16_LE, "utf-16"),
-         (codecs.BOM_UTF16_BE, "utf-16"))
-_BINARY_MAGIC = {b"\x89PNG": "a PNG image", b"%PDF": "a PDF document", b"PK\x03\x04": "a zip archive",
-                 b"\x1f\x8b": "gzip data", b"GIF8": "a GIF image", b"\xff\xd8\xff": "a JPEG image",
-                 b"\x7fELF": "an executable", b"7z\xbc\xaf\x27\x1c": "a 7-zip archive",
-                 b"Rar!\x1a\x07": "a RAR archive", b"\xd0\xcf\x11\xe0": "an MS Office document",
-                 b"SQLite format 3\x00": "an SQLite database", b"\x00\x00\x01\x00": "an icon"}
+
+_BOMS = (
+    (codecs.BOM_UTF8, "utf-8-sig"),
+    (codecs.BOM_UTF32_LE, "utf-32"),
+    (codecs.BOM_UTF32_BE, "utf-32"),
+    (codecs.BOM_UTF16_LE, "utf-16"),
+    (codecs.BOM_UTF16_BE, "utf-16"),
+)
+_BINARY_MAGIC = {
+    b"\x89PNG": "a PNG image",
+    b"%PDF": "a PDF document",
+    b"PK\x03\x04": "a zip archive",
+    b"\x1f\x8b": "gzip data",
+    b"GIF8": "a GIF image",
+    b"\xff\xd8\xff": "a JPEG image",
+    b"\x7fELF": "an executable",
+    b"7z\xbc\xaf\x27\x1c": "a 7-zip archive",
+    b"Rar!\x1a\x07": "a RAR archive",
+    b"\xd0\xcf\x11\xe0": "an MS Office document",
+    b"SQLite format 3\x00": "an SQLite database",
+    b"\x00\x00\x01\x00": "an icon",
+}
 # charset-normalizer tries every codec on long inputs; a prefix decides as well and
 # keeps a 50 MB file from costing minutes.
 _DETECTION_SAMPLE = 256 * 1024
@@ -85,8 +99,7 @@ def _bom_encoding(raw: bytes) -> str | None:
 def _printable_share(text: str) -> float:
     if not text:
         return 0.0
-    bad = sum(1 for char in text
-              if unicodedata.category(char) in ("Cc", "Cs", "Co", "Cn") and char not in "\n\r\t")
+    bad = sum(1 for char in text if unicodedata.category(char) in ("Cc", "Cs", "Co", "Cn") and char not in "\n\r\t")
     return 1 - bad / len(text)
 
 
@@ -115,8 +128,7 @@ def _refuse_binary(raw: bytes) -> None:
         if raw.startswith(magic):
             raise ReadError(f"binary file ({kind}), not text; convert it to .txt/.md/.html or remove it")
     if b"\x00" in raw[:_DETECTION_SAMPLE]:
-        raise ReadError("binary file (contains NUL bytes and is neither UTF-16 nor UTF-32 text); "
-                        "not a text document")
+        raise ReadError("binary file (contains NUL bytes and is neither UTF-16 nor UTF-32 text); not a text document")
 
 
 def _damaged_utf8(raw: bytes) -> Decoded | None:
@@ -128,8 +140,12 @@ def _damaged_utf8(raw: bytes) -> Decoded | None:
     bad = text.count("\ufffd") - raw.count("\ufffd".encode())
     if bad <= 0 or bad / non_ascii > _UTF8_MAX_BAD_SHARE:
         return None
-    return Decoded(text, "utf-8", f"warning: {bad} invalid UTF-8 byte sequence(s) replaced with U+FFFD; "
-                                  "the rest of the text is kept. Re-save the file as UTF-8 to fix it")
+    return Decoded(
+        text,
+        "utf-8",
+        f"warning: {bad} invalid UTF-8 byte sequence(s) replaced with U+FFFD; "
+        "the rest of the text is kept. Re-save the file as UTF-8 to fix it",
+    )
 
 
 def _detection_sample(raw: bytes) -> bytes:
@@ -151,8 +167,7 @@ def _detect(raw: bytes) -> str:
         lenient = from_bytes(sample, threshold=1.0).best()
         best = lenient if lenient is not None and lenient.chaos <= _LENIENT_MAX_CHAOS else None
     if best is None:
-        raise ReadError("could not detect a text encoding (the bytes decode as no known charset); "
-                        "re-save the file as UTF-8")
+        raise ReadError("could not detect a text encoding (the bytes decode as no known charset); re-save the file as UTF-8")
     return best.encoding
 
 
@@ -188,8 +203,9 @@ def decode(raw: bytes) -> Decoded:
     try:
         text = raw.decode(encoding)
     except (UnicodeDecodeError, LookupError) as exc:
-        raise ReadError(f"bytes are not valid {encoding} ({exc.reason if hasattr(exc, 'reason') else exc}); "
-                        "re-save the file as UTF-8") from exc
+        raise ReadError(
+            f"bytes are not valid {encoding} ({exc.reason if hasattr(exc, 'reason') else exc}); re-save the file as UTF-8"
+        ) from exc
     return _checked(text, codecs.lookup(encoding).name)
 
 

@@ -192,8 +192,9 @@ class DocumentRows:
         return str(self.document["doc_id"])
 
     def outcome(self) -> DocumentOutcome:
-        return DocumentOutcome(self.doc_id, Status(self.document["status"]), self.document.get("error"),
-                               self.document.get("duplicate_of"))
+        return DocumentOutcome(
+            self.doc_id, Status(self.document["status"]), self.document.get("error"), self.document.get("duplicate_of")
+        )
 
     def table(self, name: str) -> list[dict[str, Any]]:
         """The rows this document gives table `name` (`documents` included)."""

@@ -19,13 +19,15 @@ from .records import HEADING, PARAGRAPH, Cleaned
 
 MAX_SEGMENT_CHARS = 400
 # Closing brackets and quotation marks of every script (Unicode categories Pe and Pf), '"' and '>'.
-_CLOSERS = "".join(chr(code) for code in range(0x10000) if unicodedata.category(chr(code)) in ("Pe", "Pf")) + "\">"
+_CLOSERS = "".join(chr(code) for code in range(0x10000) if unicodedata.category(chr(code)) in ("Pe", "Pf")) + '">'
 # A sentence ends at ! ? and every language's own sentence ends (。！？), with the brackets it closes.
 _HARD_END = re.compile(rf"[!?{re.escape(sentence_end_chars())}]+[{re.escape(_CLOSERS)}]*")
 # A full stop ends a sentence only before whitespace and a capital or CJK character,
 # so "torch.compile", "2.5" and "e.g. this" stay whole.
-_LATIN_END = re.compile(r"(?<![A-Z])(?<!\be\.g)(?<!\bi\.e)(?<!\betc)(?<!\bvs)(?<!\bFig)(?<!\bNo)\."
-                        r"(?=\s+[A-Z\u3040-\u30ff\u4e00-\u9fff])")
+_LATIN_END = re.compile(
+    r"(?<![A-Z])(?<!\be\.g)(?<!\bi\.e)(?<!\betc)(?<!\bvs)(?<!\bFig)(?<!\bNo)\."
+    r"(?=\s+[A-Z\u3040-\u30ff\u4e00-\u9fff])"
+)
 # Where an overlong sentence may be cut: after a clause mark of any language or a comma, semicolon
 # or colon (the text is NFKC-normalised: "，" is ","), else at a space.
 _SOFT_BREAK = re.compile(rf"[,;:{re.escape(clause_mark_chars())}]\s*|\s+")
@@ -63,7 +65,7 @@ def _trimmed(text: str, start: int, end: int) -> Iterator[tuple[int, int]]:
 def _capped(text: str, start: int, end: int) -> Iterator[tuple[int, int]]:
     """Cut a span longer than MAX_SEGMENT_CHARS at the last soft delimiter before the cap."""
     while end - start > MAX_SEGMENT_CHARS:
-        window = text[start:start + MAX_SEGMENT_CHARS]
+        window = text[start : start + MAX_SEGMENT_CHARS]
         cuts = [m.end() for m in _SOFT_BREAK.finditer(window) if m.end() > MAX_SEGMENT_CHARS // 2]
         cut = start + (cuts[-1] if cuts else MAX_SEGMENT_CHARS)
         yield start, cut
@@ -83,6 +85,7 @@ def segment(cleaned: Cleaned) -> list[Segment]:
             section = block.text
         spans = [(0, len(block.text))] if block.kind != PARAGRAPH else _sentence_spans(block.text)
         for start, end in spans:
-            segments.append(Segment(len(segments), block_idx, block.kind, block.text[start:end],
-                                    offset + start, offset + end, section))
+            segments.append(
+                Segment(len(segments), block_idx, block.kind, block.text[start:end], offset + start, offset + end, section)
+            )
     return segments

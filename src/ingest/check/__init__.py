@@ -66,8 +66,11 @@ def _state(con: duckdb.DuckDBPyConnection) -> tuple[str, str]:
 
 def is_current(con: duckdb.DuckDBPyConnection) -> bool:
     """Whether the tables, views and checks are what this version computes for these documents."""
-    return (warehouse.schema_is_current(con) and views_are_current(con)
-            and con.execute("SELECT documents_digest, code_digest FROM check_state").fetchall() == [_state(con)])
+    return (
+        warehouse.schema_is_current(con)
+        and views_are_current(con)
+        and con.execute("SELECT documents_digest, code_digest FROM check_state").fetchall() == [_state(con)]
+    )
 
 
 def update_checks(con: duckdb.DuckDBPyConnection) -> bool:

@@ -33,8 +33,10 @@ Pair = tuple[str, str]
 def update_renderings(con: duckdb.DuckDBPyConnection) -> int:
     """Re-align the document pairs that changed; returns how many pairs were aligned."""
     current = _current_pairs(con)
-    stored = {(r["doc_a"], r["doc_b"]): (r["key_a"], r["key_b"], r["version"])
-              for r in dicts(con, "SELECT doc_a, doc_b, key_a, key_b, version FROM alignments")}
+    stored = {
+        (r["doc_a"], r["doc_b"]): (r["key_a"], r["key_b"], r["version"])
+        for r in dicts(con, "SELECT doc_a, doc_b, key_a, key_b, version FROM alignments")
+    }
     todo = sorted(pair for pair, key in current.items() if stored.get(pair) != key)
     gone = sorted(pair for pair in stored if pair not in current)
     if not todo and not gone:
@@ -43,12 +45,24 @@ def update_renderings(con: duckdb.DuckDBPyConnection) -> int:
     results = {pair: align.compare_renderings(segments.get(pair[0], []), segments.get(pair[1], [])) for pair in todo}
     with transaction(con):
         _delete_pairs(con, todo + gone)
-        insert_rows(con, "alignments", [{"doc_a": a, "doc_b": b, "key_a": current[(a, b)][0], "key_b": current[(a, b)][1],
-                                     "version": align_digest(), "identical_share": results[(a, b)].identical_share,
-                                     "coverage": results[(a, b)].coverage,
-                                     "figures_kept": results[(a, b)].figures_kept,
-                                     "same_article": results[(a, b)].same_article}
-                                    for a, b in todo])
+        insert_rows(
+            con,
+            "alignments",
+            [
+                {
+                    "doc_a": a,
+                    "doc_b": b,
+                    "key_a": current[(a, b)][0],
+                    "key_b": current[(a, b)][1],
+                    "version": align_digest(),
+                    "identical_share": results[(a, b)].identical_share,
+                    "coverage": results[(a, b)].coverage,
+                    "figures_kept": results[(a, b)].figures_kept,
+                    "same_article": results[(a, b)].same_article,
+                }
+                for a, b in todo
+            ],
+        )
         insert_rows(con, "aligned_units", [row for pair in todo for row in _unit_rows(pair, results[pair])])
         insert_rows(con, "mention_pairs", [row for pair in todo for row in _pair_rows(pair, results[pair])])
         _refresh_groups(con)
@@ -58,10 +72,13 @@ def update_renderings(con: duckdb.DuckDBPyConnection) -> int:
 def _current_pairs(con: duckdb.DuckDBPyConnection) -> dict[Pair, tuple[str, str, str]]:
     """Each document pair with what its alignment depends on: both documents' bytes and
     pipeline version, and the alignment code."""
-    rows = dicts(con, "SELECT p.doc_a, p.doc_b, da.sha256 || ':' || da.pipeline_version AS key_a, "
-                      "db.sha256 || ':' || db.pipeline_version AS key_b FROM document_pairs p "
-                      "JOIN documents da ON da.doc_id = p.doc_a JOIN documents db ON db.doc_id = p.doc_b "
-                      "WHERE da.status = 'ok' AND db.status = 'ok'")
+    rows = dicts(
+        con,
+        "SELECT p.doc_a, p.doc_b, da.sha256 || ':' || da.pipeline_version AS key_a, "
+        "db.sha256 || ':' || db.pipeline_version AS key_b FROM document_pairs p "
+        "JOIN documents da ON da.doc_id = p.doc_a JOIN documents db ON db.doc_id = p.doc_b "
+        "WHERE da.status = 'ok' AND db.status = 'ok'",
+    )
     return {(r["doc_a"], r["doc_b"]): (r["key_a"], r["key_b"], align_digest()) for r in rows}
 
 
@@ -72,36 +89,62 @@ def _segments(con: duckdb.DuckDBPyConnection, docs: Iterable[str]) -> dict[str, 
         return {}
     names: dict[tuple[str, int], set[str]] = defaultdict(set)
     concepts: dict[tuple[str, int], set[str]] = defaultdict(set)
-    for doc, seg, kind, anchor in con.execute("SELECT doc_id, seg_idx, kind, anchor FROM anchors "
-                                              "WHERE kind IN ('name', 'url', 'concept') "
-                                              "AND doc_id IN (SELECT unnest(?::VARCHAR[]))", [ids]).fetchall():
+    for doc, seg, kind, anchor in con.execute(
+        "SELECT doc_id, seg_idx, kind, anchor FROM anchors "
+        "WHERE kind IN ('name', 'url', 'concept') "
+        "AND doc_id IN (SELECT unnest(?::VARCHAR[]))",
+        [ids],
+    ).fetchall():
         (concepts if kind == "concept" else names)[(doc, seg)].add(anchor)
     mentions: dict[tuple[str, int], list[Reading]] = defaultdict(list)
-    for row in dicts(con, "SELECT * FROM mentions WHERE doc_id IN (SELECT unnest(?::VARCHAR[])) "
-                          "ORDER BY doc_id, seg_idx, mention_idx", [ids]):
+    for row in dicts(
+        con, "SELECT * FROM mentions WHERE doc_id IN (SELECT unnest(?::VARCHAR[])) ORDER BY doc_id, seg_idx, mention_idx", [ids]
+    ):
         mentions[(row["doc_id"], row["seg_idx"])].append(reading_from_row(row))
     segments: dict[str, list[align.AlignSegment]] = defaultdict(list)
-    for doc, seg, kind, text in con.execute("SELECT doc_id, seg_idx, kind, text FROM segments WHERE doc_id IN "
-                                            "(SELECT unnest(?::VARCHAR[])) ORDER BY doc_id, seg_idx", [ids]).fetchall():
-        segments[doc].append(align.AlignSegment(seg, kind, text, frozenset(names[(doc, seg)]),
-                                                tuple(mentions[(doc, seg)]), frozenset(concepts[(doc, seg)])))
+    for doc, seg, kind, text in con.execute(
+        "SELECT doc_id, seg_idx, kind, text FROM segments WHERE doc_id IN (SELECT unnest(?::VARCHAR[])) ORDER BY doc_id, seg_idx",
+        [ids],
+    ).fetchall():
+        segments[doc].append(
+            align.AlignSegment(
+                seg, kind, text, frozenset(names[(doc, seg)]), tuple(mentions[(doc, seg)]), frozenset(concepts[(doc, seg)])
+            )
+        )
     return segments
 
 
 def _unit_rows(pair: Pair, result: align.PairResult) -> Iterable[dict[str, Any]]:
     for index, unit in enumerate(result.units):
-        yield {"doc_a": pair[0], "doc_b": pair[1], "unit_idx": index, "seg_a_first": unit.segs_a[0],
-               "seg_a_last": unit.segs_a[-1], "seg_b_first": unit.segs_b[0], "seg_b_last": unit.segs_b[-1],
-               "confidence": unit.confidence, "evidence": unit.evidence}
+        yield {
+            "doc_a": pair[0],
+            "doc_b": pair[1],
+            "unit_idx": index,
+            "seg_a_first": unit.segs_a[0],
+            "seg_a_last": unit.segs_a[-1],
+            "seg_b_first": unit.segs_b[0],
+            "seg_b_last": unit.segs_b[-1],
+            "confidence": unit.confidence,
+            "evidence": unit.evidence,
+        }
 
 
 def _pair_rows(pair: Pair, result: align.PairResult) -> Iterable[dict[str, Any]]:
     for placed in result.pairs:
         unit = result.units[placed.unit]
-        yield {"doc_a": pair[0], "doc_b": pair[1], "unit_idx": placed.unit, "seg_a": placed.where_a[0],
-               "mention_a": placed.where_a[1], "seg_b": placed.where_b[0], "mention_b": placed.where_b[1],
-               "relation": placed.pair.relation, "change": placed.pair.change, "certainty": placed.pair.certainty,
-               "confidence": round(placed.pair.certainty * unit.confidence, 3)}
+        yield {
+            "doc_a": pair[0],
+            "doc_b": pair[1],
+            "unit_idx": placed.unit,
+            "seg_a": placed.where_a[0],
+            "mention_a": placed.where_a[1],
+            "seg_b": placed.where_b[0],
+            "mention_b": placed.where_b[1],
+            "relation": placed.pair.relation,
+            "change": placed.pair.change,
+            "certainty": placed.pair.certainty,
+            "confidence": round(placed.pair.certainty * unit.confidence, 3),
+        }
 
 
 def _delete_pairs(con: duckdb.DuckDBPyConnection, pairs: list[Pair]) -> None:
@@ -118,8 +161,10 @@ def _delete_pairs(con: duckdb.DuckDBPyConnection, pairs: list[Pair]) -> None:
 def _refresh_groups(con: duckdb.DuckDBPyConnection) -> None:
     """The groups of renderings (pairs that alignment bears out), their originals and sources,
     and a verdict on every changed figure."""
-    renderings = {r["doc_id"]: Rendering(r["doc_id"], r["lang"] or "", r["title"])
-                  for r in dicts(con, "SELECT doc_id, lang, title FROM documents")}
+    renderings = {
+        r["doc_id"]: Rendering(r["doc_id"], r["lang"] or "", r["title"])
+        for r in dicts(con, "SELECT doc_id, lang, title FROM documents")
+    }
     aligned = dicts(con, "SELECT doc_a, doc_b, identical_share, same_article FROM alignments")
     shares = {(r["doc_a"], r["doc_b"]): r["identical_share"] or 0.0 for r in aligned}
     renders = [(r["doc_a"], r["doc_b"]) for r in aligned if r["same_article"]]
@@ -130,8 +175,7 @@ def _refresh_groups(con: duckdb.DuckDBPyConnection) -> None:
         source_of.update(group_sources)
         for doc in group:
             original_of[doc] = first
-            membership.append({"doc_id": doc, "group_id": group[0], "original": doc == first,
-                                "source": group_sources[doc]})
+            membership.append({"doc_id": doc, "group_id": group[0], "original": doc == first, "source": group_sources[doc]})
     con.execute("DELETE FROM renderings")
     insert_rows(con, "renderings", membership)
     con.execute("DELETE FROM verdicts")
@@ -143,16 +187,20 @@ def _refresh_groups(con: duckdb.DuckDBPyConnection) -> None:
                      AND mb.doc_id = v.doc_b AND mb.seg_idx = v.seg_b AND mb.mention_idx = v.mention_b""")
 
 
-def _verdicts(con: duckdb.DuckDBPyConnection, original_of: dict[str, str | None],
-              source_of: dict[str, str]) -> list[dict[str, Any]]:
+def _verdicts(
+    con: duckdb.DuckDBPyConnection, original_of: dict[str, str | None], source_of: dict[str, str]
+) -> list[dict[str, Any]]:
     """For every changed figure: which value the group's other renderings state, if any, and
     whether another pair of the group already reports the same change (a figure changed in one of
     three renderings differs from both others: one change, reported once, from the original's
     side when it states the figure)."""
-    rows = dicts(con, "SELECT p.*, ma.norm AS norm_a, mb.norm AS norm_b FROM mention_pairs p "
-                      "JOIN mentions ma ON ma.doc_id = p.doc_a AND ma.seg_idx = p.seg_a AND ma.mention_idx = p.mention_a "
-                      "JOIN mentions mb ON mb.doc_id = p.doc_b AND mb.seg_idx = p.seg_b AND mb.mention_idx = p.mention_b "
-                      "ORDER BY p.doc_a, p.doc_b, p.seg_a, p.mention_a")
+    rows = dicts(
+        con,
+        "SELECT p.*, ma.norm AS norm_a, mb.norm AS norm_b FROM mention_pairs p "
+        "JOIN mentions ma ON ma.doc_id = p.doc_a AND ma.seg_idx = p.seg_a AND ma.mention_idx = p.mention_a "
+        "JOIN mentions mb ON mb.doc_id = p.doc_b AND mb.seg_idx = p.seg_b AND mb.mention_idx = p.mention_b "
+        "ORDER BY p.doc_a, p.doc_b, p.seg_a, p.mention_a",
+    )
     figure = _Figures()
     # The partners a changed mention has, by their value: partners of one mention that state one
     # value state one figure, even where their own sentences were not aligned with each other.
@@ -164,8 +212,10 @@ def _verdicts(con: duckdb.DuckDBPyConnection, original_of: dict[str, str | None]
         elif row["relation"] == CHANGED:
             for mention, partner, value in ((a, b, row["norm_b"]), (b, a, row["norm_a"])):
                 figure.join(partners[mention].setdefault(value, partner), partner)
-    changed = sorted((row for row in rows if row["relation"] == CHANGED),
-                     key=lambda r: (original_of.get(r["doc_a"]) not in (r["doc_a"], r["doc_b"]), r["doc_a"], r["doc_b"]))
+    changed = sorted(
+        (row for row in rows if row["relation"] == CHANGED),
+        key=lambda r: (original_of.get(r["doc_a"]) not in (r["doc_a"], r["doc_b"]), r["doc_a"], r["doc_b"]),
+    )
     reported: set[frozenset] = set()
     members = figure.members()
     verdicts = []
@@ -180,9 +230,18 @@ def _verdicts(con: duckdb.DuckDBPyConnection, original_of: dict[str, str | None]
         for doc, *_ in members[figure.root(b)]:
             side_of.setdefault(doc, "b")
         verdict = arbiter(side_of, original_of.get(row["doc_a"]), source_of)
-        verdicts.append({"doc_a": row["doc_a"], "doc_b": row["doc_b"], "seg_a": row["seg_a"],
-                         "mention_a": row["mention_a"], "seg_b": row["seg_b"], "mention_b": row["mention_b"],
-                         **vars(verdict), "repeats": repeats})
+        verdicts.append(
+            {
+                "doc_a": row["doc_a"],
+                "doc_b": row["doc_b"],
+                "seg_a": row["seg_a"],
+                "mention_a": row["mention_a"],
+                "seg_b": row["seg_b"],
+                "mention_b": row["mention_b"],
+                **vars(verdict),
+                "repeats": repeats,
+            }
+        )
     return verdicts
 
 

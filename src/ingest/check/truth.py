@@ -39,11 +39,14 @@ class _Source:
 
 def update_truth(con: duckdb.DuckDBPyConnection) -> None:
     """Recompute `sources` and `claim_verdicts` from the claims the warehouse holds."""
-    rows = dicts(con, """
+    rows = dicts(
+        con,
+        """
         SELECT p.key_subject, p.attribute, p.scope, p.unit, p.conditions, p.baseline, p.doc_id, p.clusters,
                coalesce(r.group_id, p.doc_id) AS source
         FROM document_positions p LEFT JOIN renderings r USING (doc_id)
-        WHERE NOT p.corroborate_only""")
+        WHERE NOT p.corroborate_only""",
+    )
     sources: dict[str, _Source] = defaultdict(_Source)
     stated_by: dict[Key, dict[str, set[str]]] = defaultdict(lambda: defaultdict(set))  # key -> cluster -> sources
     for row in rows:
@@ -60,13 +63,17 @@ def update_truth(con: duckdb.DuckDBPyConnection) -> None:
         con.execute("DELETE FROM sources")
         con.execute("DELETE FROM claim_verdicts")
         insert_rows(con, "sources", [_source_row(name, source, stated_by, shared) for name, source in sources.items()])
-        insert_rows(con, "claim_verdicts", [_verdict(key, stated_by[key], sources, credibility, values)
-                                            for key in shared if len(stated_by[key]) >= 2])
+        insert_rows(
+            con,
+            "claim_verdicts",
+            [_verdict(key, stated_by[key], sources, credibility, values) for key in shared if len(stated_by[key]) >= 2],
+        )
         con.execute("UPDATE claim_verdicts SET verdict = verdict_text(supported, sides)")
 
 
-def _iterate(sources: dict[str, _Source], stated_by: dict[Key, dict[str, set[str]]],
-             shared: set[Key]) -> dict[tuple[Key, str], float]:
+def _iterate(
+    sources: dict[str, _Source], stated_by: dict[Key, dict[str, set[str]]], shared: set[Key]
+) -> dict[tuple[Key, str], float]:
     """Credibility of every (key, cluster) of shared keys, and every source's trust, at their fixed point."""
     credibility: dict[tuple[Key, str], float] = {}
     for _ in range(TRUST_ROUNDS):
@@ -88,29 +95,61 @@ def _iterate(sources: dict[str, _Source], stated_by: dict[Key, dict[str, set[str
 
 def _cluster_values(con: duckdb.DuckDBPyConnection) -> dict[KeyCluster, str]:
     """A readable value for every cluster of every key (its first claim's)."""
-    return {(row["key_subject"], row["attribute"], row["scope"], row["unit"], row["conditions"], row["baseline"],
-             row["cluster"]): row["value"]
-            for row in dicts(con, "SELECT key_subject, attribute, scope, unit, conditions, baseline, cluster, "
-                                  "arg_min(value, doc_id || claim_id) AS value FROM claim_clusters GROUP BY ALL")}
+    return {
+        (
+            row["key_subject"],
+            row["attribute"],
+            row["scope"],
+            row["unit"],
+            row["conditions"],
+            row["baseline"],
+            row["cluster"],
+        ): row["value"]
+        for row in dicts(
+            con,
+            "SELECT key_subject, attribute, scope, unit, conditions, baseline, cluster, "
+            "arg_min(value, doc_id || claim_id) AS value FROM claim_clusters GROUP BY ALL",
+        )
+    }
 
 
-def _source_row(name: str, source: _Source, stated_by: dict[Key, dict[str, set[str]]],
-                shared: set[Key]) -> dict[str, Any]:
+def _source_row(name: str, source: _Source, stated_by: dict[Key, dict[str, set[str]]], shared: set[Key]) -> dict[str, Any]:
     checked = [(key, cluster) for key, cluster in source.statements if key in shared]
     agreeing = [1 for key, cluster in checked if len(stated_by[key][cluster]) >= 2]
-    return {"source_id": name, "documents": sorted(source.documents), "n_documents": len(source.documents),
-            "trust": round(source.trust, 3), "checked": len(checked), "agreeing": len(agreeing)}
+    return {
+        "source_id": name,
+        "documents": sorted(source.documents),
+        "n_documents": len(source.documents),
+        "trust": round(source.trust, 3),
+        "checked": len(checked),
+        "agreeing": len(agreeing),
+    }
 
 
-def _verdict(key: Key, clusters: dict[str, set[str]], sources: dict[str, _Source],
-             credibility: dict[tuple[Key, str], float], values: dict[KeyCluster, str]) -> dict[str, Any]:
+def _verdict(
+    key: Key,
+    clusters: dict[str, set[str]],
+    sources: dict[str, _Source],
+    credibility: dict[tuple[Key, str], float],
+    values: dict[KeyCluster, str],
+) -> dict[str, Any]:
     """The supported value of a key (the one more independent sources state; none on a tie) and
     every value with its sources and documents; its words are the macro `verdict_text`."""
     ranked = sorted(clusters.items(), key=lambda item: (-len(item[1]), -credibility.get((key, item[0]), 0.0), item[0]))
     value = lambda cluster: values.get((*key, cluster), cluster)  # noqa: E731
-    sides = [{"value": value(cluster), "n_sources": len(stating),
-              "n_documents": sum(len(sources[s].documents) for s in stating)} for cluster, stating in ranked]
+    sides = [
+        {"value": value(cluster), "n_sources": len(stating), "n_documents": sum(len(sources[s].documents) for s in stating)}
+        for cluster, stating in ranked
+    ]
     top, second = ranked[0], ranked[1]
     decided = len(top[1]) > len(second[1])
-    return {"subject": key[0], "attribute": key[1], "scope": key[2], "unit": key[3], "conditions": key[4],
-            "baseline": key[5], "supported": value(top[0]) if decided else None, "sides": sides}
+    return {
+        "subject": key[0],
+        "attribute": key[1],
+        "scope": key[2],
+        "unit": key[3],
+        "conditions": key[4],
+        "baseline": key[5],
+        "supported": value(top[0]) if decided else None,
+        "sides": sides,
+    }

@@ -22,8 +22,7 @@ from .normalize import finish, normalize_text, strip_controls
 _FORMAT_MODULES: tuple[ModuleType, ...] = (text, markdown, html)
 FORMATS: dict[str, ModuleType] = {module.FORMAT: module for module in _FORMAT_MODULES}
 # File suffix (lower case) -> format name.
-SUPPORTED_SUFFIXES: dict[str, str] = {suffix: module.FORMAT for module in _FORMAT_MODULES
-                                      for suffix in module.SUFFIXES}
+SUPPORTED_SUFFIXES: dict[str, str] = {suffix: module.FORMAT for module in _FORMAT_MODULES for suffix in module.SUFFIXES}
 
 __all__ = ["FORMATS", "SUPPORTED_SUFFIXES", "clean", "normalize_text"]
 

@@ -28,8 +28,10 @@ def check_markup(text: str, markers: tuple[str, ...], what: str) -> None:
     count = sum(text.count(marker) for marker in markers)
     limit = limits.current().max_markup
     if count > limit:
-        raise LimitError(f"{count:,} {what} are more than one article holds (the limit is {limit:,}; "
-                         "parsing them would take minutes); split it or remove it")
+        raise LimitError(
+            f"{count:,} {what} are more than one article holds (the limit is {limit:,}; "
+            "parsing them would take minutes); split it or remove it"
+        )
 
 
 class CleaningBudget:
@@ -43,6 +45,8 @@ class CleaningBudget:
         """Raise LimitError once the budget is spent (and BudgetExceeded once the stage's is)."""
         checkpoint()
         if time.monotonic() > self.deadline:
-            raise LimitError(f"cleaning was stopped after {self.seconds:g} s: the markup is too costly to "
-                             "parse for one article (deep nesting, huge tables, unclosed brackets?); "
-                             "split it or simplify its markup")
+            raise LimitError(
+                f"cleaning was stopped after {self.seconds:g} s: the markup is too costly to "
+                "parse for one article (deep nesting, huge tables, unclosed brackets?); "
+                "split it or simplify its markup"
+            )

@@ -22,12 +22,55 @@ SUFFIXES = (".html", ".htm")
 MARKUP = ("<", "&")
 MARKUP_NAME = "HTML tags and character references ('<', '&')"
 
-_DROP_TAGS = ["script", "style", "noscript", "iframe", "template", "object", "embed",
-              "svg", "canvas", "nav", "footer", "head", "form", "button", "img", "picture",
-              "video", "audio", "pre"]
-_BLOCK_TAGS = ["p", "div", "section", "article", "main", "aside", "header", "blockquote",
-               "dl", "dt", "dd", "ul", "ol", "table", "thead", "tbody", "tfoot", "caption",
-               "figure", "figcaption", "center", "br", "hr", "address", "details", "summary"]
+_DROP_TAGS = [
+    "script",
+    "style",
+    "noscript",
+    "iframe",
+    "template",
+    "object",
+    "embed",
+    "svg",
+    "canvas",
+    "nav",
+    "footer",
+    "head",
+    "form",
+    "button",
+    "img",
+    "picture",
+    "video",
+    "audio",
+    "pre",
+]
+_BLOCK_TAGS = [
+    "p",
+    "div",
+    "section",
+    "article",
+    "main",
+    "aside",
+    "header",
+    "blockquote",
+    "dl",
+    "dt",
+    "dd",
+    "ul",
+    "ol",
+    "table",
+    "thead",
+    "tbody",
+    "tfoot",
+    "caption",
+    "figure",
+    "figcaption",
+    "center",
+    "br",
+    "hr",
+    "address",
+    "details",
+    "summary",
+]
 _HEADING_TAGS = ["h1", "h2", "h3", "h4", "h5", "h6"]
 # Control characters mark block kinds inside bs4's flattened text; the input has had
 # every control character removed before parsing, so they cannot collide with content.
@@ -165,7 +208,7 @@ class _ChunkedParser(BeautifulSoupHTMLParser):
 
     def feed(self, data: str) -> None:
         for start in range(0, len(data), _FEED_CHARS):
-            super().feed(data[start:start + _FEED_CHARS])
+            super().feed(data[start : start + _FEED_CHARS])
             self.budget.check()
 
 
@@ -183,6 +226,7 @@ class _BudgetedTreeBuilder(HTMLParserTreeBuilder):
             made = _ChunkedParser(*args, **kwargs)
             made.budget = self.budget
             return made
+
         # bs4 annotates a parser class but only calls it, `_parser_class(soup, *args, **kwargs)`: a factory serves.
         super().feed(markup, _parser_class=parser)  # type: ignore[arg-type]
 

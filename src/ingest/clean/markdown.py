@@ -38,12 +38,16 @@ SUFFIXES = (".md", ".markdown")
 # and a tag at every '<' (~50 µs each), an entity, emphasis, code span or escape at '&', '*',
 # '_', '`', '\\' (5-20 µs each).
 MARKUP = ("\n", "|", "[", "<", "&", "*", "_", "`", "\\")
-MARKUP_NAME = ("Markdown lines, table cells, links, tags, entities, emphasis and escapes "
-               "(line breaks, '|', '[', '<', '&', '*', '_', '`', '\\')")
+MARKUP_NAME = (
+    "Markdown lines, table cells, links, tags, entities, emphasis and escapes "
+    "(line breaks, '|', '[', '<', '&', '*', '_', '`', '\\')"
+)
 
 # (fence, its parser): Jekyll and Hugo's YAML, Hugo's TOML.
-_FRONT_MATTERS = ((re.compile(r"\A---[ \t]*\n(.*?\n)---[ \t]*(?:\n|\Z)", re.S), yaml.safe_load),
-                  (re.compile(r"\A\+\+\+[ \t]*\n(.*?\n)\+\+\+[ \t]*(?:\n|\Z)", re.S), tomllib.loads))
+_FRONT_MATTERS = (
+    (re.compile(r"\A---[ \t]*\n(.*?\n)---[ \t]*(?:\n|\Z)", re.S), yaml.safe_load),
+    (re.compile(r"\A\+\+\+[ \t]*\n(.*?\n)\+\+\+[ \t]*(?:\n|\Z)", re.S), tomllib.loads),
+)
 _FRONT_MATTER_MAX_ITEMS = 100
 _FRONT_MATTER_MAX_CHARS = 2000
 
@@ -60,8 +64,10 @@ class _GuardedBlockParser(ParserBlock):
         state.env["budget"].check()
         limit = state.md.options.maxNesting
         if state.level >= limit and state.skipEmptyLines(start_line) < end_line:
-            raise NestingTooDeep(f"Markdown nested more than {limit} levels deep (block quotes or lists inside "
-                                 "each other) even with its quotes and lists flattened; flatten the document")
+            raise NestingTooDeep(
+                f"Markdown nested more than {limit} levels deep (block quotes or lists inside "
+                "each other) even with its quotes and lists flattened; flatten the document"
+            )
         super().tokenize(state, start_line, end_line)
 
 
@@ -75,6 +81,7 @@ def _checked(fn: Callable[..., bool]) -> Callable[..., bool]:
     def rule(state: StateBlock | StateInline, *args: int | bool) -> bool:
         state.env["budget"].check()
         return fn(state, *args)
+
     return rule
 
 
@@ -106,7 +113,7 @@ def _flattened(text: str) -> str:
         if match is None:
             lines.append(line.lstrip(" \t"))
         else:
-            rest = line[match.end():]
+            rest = line[match.end() :]
             lines.append(f"- {rest}" if _LIST_MARKER.search(match.group(0)) else rest)
     return "\n".join(lines)
 
@@ -205,7 +212,7 @@ def split_front_matter(text: str) -> tuple[dict, str]:
                 data = parse(match.group(1))
             except Exception:
                 return {}, text
-            return (_safe_front_matter(data) if isinstance(data, dict) else {}), text[match.end():]
+            return (_safe_front_matter(data) if isinstance(data, dict) else {}), text[match.end() :]
     return {}, text
 
 

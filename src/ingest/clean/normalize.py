@@ -20,8 +20,9 @@ from ..records import CELL_SEPARATOR, Block
 
 # Zero-width and bidi controls carry no text and can disguise it (Trojan-source style);
 # Unicode tag characters can smuggle invisible ASCII.
-INVISIBLE = re.compile("[\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff\u00ad"
-                       "\u061c\u180e\ufff9-\ufffb\U000e0000-\U000e007f]")
+INVISIBLE = re.compile(
+    "[\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff\u00ad\u061c\u180e\ufff9-\ufffb\U000e0000-\U000e007f]"
+)
 _LINE_SEPARATORS = re.compile("\r\n|[\r\u2028\u2029]")
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 _SPACES = re.compile(r"[ \t\u00a0\u3000]+")
@@ -41,8 +42,7 @@ _PIPE_IN_CELL = re.compile(r" *\| *")
 @lru_cache(maxsize=1)
 def chrome_lines() -> frozenset[str]:
     data = resources.files("ingest.clean").joinpath("chrome.txt").read_text("utf-8")
-    return frozenset(line.strip().casefold() for line in data.splitlines()
-                     if line.strip() and not line.startswith("#"))
+    return frozenset(line.strip().casefold() for line in data.splitlines() if line.strip() and not line.startswith("#"))
 
 
 def normalize_text(text: str) -> str:

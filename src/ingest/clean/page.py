@@ -66,12 +66,22 @@ def read_article(html: str, budget: CleaningBudget) -> Article | None:
     _drop_anchor_links(tree)
     budget.check()
     # A Document unless as_dict=True: trafilatura's annotation covers both (it has no overloads).
-    document = cast("trafilatura.settings.Document | None", trafilatura.bare_extraction(
-        tree, with_metadata=True, include_comments=False, include_tables=True, include_images=False,
-        include_formatting=False, include_links=False, favor_precision=True,
-        # Dates from the page's markup (meta tags, JSON-LD, <time>, the URL), never guessed
-        # from dates in its text: those are as often a teaser's or a comment's.
-        date_extraction_params={"extensive_search": False, "original_date": True}))
+    document = cast(
+        "trafilatura.settings.Document | None",
+        trafilatura.bare_extraction(
+            tree,
+            with_metadata=True,
+            include_comments=False,
+            include_tables=True,
+            include_images=False,
+            include_formatting=False,
+            include_links=False,
+            favor_precision=True,
+            # Dates from the page's markup (meta tags, JSON-LD, <time>, the URL), never guessed
+            # from dates in its text: those are as often a teaser's or a comment's.
+            date_extraction_params={"extensive_search": False, "original_date": True},
+        ),
+    )
     budget.check()
     if document is None:
         return Article([], _declared(trafilatura.extract_metadata(tree)))
@@ -89,8 +99,9 @@ def read_article(html: str, budget: CleaningBudget) -> Article | None:
 
 def _tree(html: str) -> lxml.html.HtmlElement | None:
     """The page parsed by libxml2, or None if it is empty or libxml2 stopped reading it."""
-    parser = lxml.html.HTMLParser(collect_ids=False, default_doctype=False, encoding="utf-8",
-                                  remove_comments=True, remove_pis=True)
+    parser = lxml.html.HTMLParser(
+        collect_ids=False, default_doctype=False, encoding="utf-8", remove_comments=True, remove_pis=True
+    )
     try:
         tree = lxml.html.document_fromstring(html.encode("utf-8", "replace"), parser=parser)
     except (etree.ParserError, ValueError):  # nothing to parse
@@ -132,8 +143,12 @@ def _with_lists_back(tree: lxml.html.HtmlElement, blocks: list[Block]) -> list[B
         after = kept.get(" ".join(before.text_content().split())) if before is not None else None
         items = [" ".join(item.text_content().split()) for item in listing if item.tag == "li"]
         whole = " ".join(items)
-        if after is None or not any(items) or any(text in whole for text in kept if len(text) >= _SAME_TEXT) \
-                or any(parent.tag in _FURNITURE for parent in listing.iterancestors()):
+        if (
+            after is None
+            or not any(items)
+            or any(text in whole for text in kept if len(text) >= _SAME_TEXT)
+            or any(parent.tag in _FURNITURE for parent in listing.iterancestors())
+        ):
             continue  # not after kept text, kept already (whole or in part), or in the page's furniture
         links = sum(len(" ".join(link.text_content().split())) for link in listing.iter("a"))
         if links * 2 <= sum(map(len, items)):

@@ -27,9 +27,12 @@ _NUMBERED = re.compile(r"^\d{1,2}[.)]")
 
 def _looks_like_heading(line: str) -> bool:
     """Plain text has no markup: a short line that ends no sentence (and is no code) is a heading."""
-    return (len(line) <= _HEADING_MAX_CHARS and not unicodedata.normalize("NFKC", line).endswith(_SENTENCE_END)
-            and not any(char in sentence_end_chars() for char in line)
-            and not _CODE_LINE.search(line))
+    return (
+        len(line) <= _HEADING_MAX_CHARS
+        and not unicodedata.normalize("NFKC", line).endswith(_SENTENCE_END)
+        and not any(char in sentence_end_chars() for char in line)
+        and not _CODE_LINE.search(line)
+    )
 
 
 def _lines(text: str) -> Iterator[Block]:

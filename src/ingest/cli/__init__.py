@@ -24,14 +24,18 @@ def _print_version(value: bool) -> None:
         raise typer.Exit()
 
 
-app = typer.Typer(no_args_is_help=True, add_completion=False, rich_markup_mode=None,
-                  context_settings={"help_option_names": ["-h", "--help"]})
+app = typer.Typer(
+    no_args_is_help=True, add_completion=False, rich_markup_mode=None, context_settings={"help_option_names": ["-h", "--help"]}
+)
 
 
 @app.callback()
-def main(ctx: typer.Context,
-         show_version: bool = typer.Option(False, "--version", callback=_print_version, is_eager=True,
-                                           help="Print the version and exit.")) -> None:
+def main(
+    ctx: typer.Context,
+    show_version: bool = typer.Option(
+        False, "--version", callback=_print_version, is_eager=True, help="Print the version and exit."
+    ),
+) -> None:
     """Ingest ja/zh technical articles into DuckDB, translate them offline and cross-check claims.
 
     Exit status: 0 done, 1 failed (a file, a query, the command), 2 usage or a bad environment

@@ -25,9 +25,9 @@ class Exit(IntEnum):
     """The exit statuses of every command (README, "Exit status")."""
 
     OK = 0
-    FAILED = 1    # some files failed (`ingest run`), a query or the command itself failed
-    USAGE = 2     # wrong arguments or options, an input or warehouse that does not exist
-    LOCKED = 3    # another process holds the warehouse
+    FAILED = 1  # some files failed (`ingest run`), a query or the command itself failed
+    USAGE = 2  # wrong arguments or options, an input or warehouse that does not exist
+    LOCKED = 3  # another process holds the warehouse
 
 
 def _console(stderr: bool) -> Console:

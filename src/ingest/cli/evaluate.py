@@ -10,14 +10,20 @@ from rich.table import Table
 from .consoles import console, say, warn
 
 
-def evaluate(labels: Path = typer.Option(Path("tests/labels"), help="Directory of hand labels."),
-             seeds: Path = typer.Option(Path("seeds"), help="The seed articles."),
-             shared: Path = typer.Option(Path("../shared"), help="The folder holding the labelled corpora corpus, "
-                                         "corpus2, corpus3 and corpus4 (each skipped if absent)."),
-             part: str = typer.Option("all", help="Which parts of the keys to show: tuned, blind or all."),
-             show_errors: int = typer.Option(0, help="Print up to N missed and N extra entities."),
-             misses: bool = typer.Option(False, help="Print the tuned part's missed and wrongly flagged items of every "
-                                                     "key, and its false and missed rendering pairs.")) -> None:
+def evaluate(
+    labels: Path = typer.Option(Path("tests/labels"), help="Directory of hand labels."),
+    seeds: Path = typer.Option(Path("seeds"), help="The seed articles."),
+    shared: Path = typer.Option(
+        Path("../shared"),
+        help="The folder holding the labelled corpora corpus, corpus2, corpus3 and corpus4 (each skipped if absent).",
+    ),
+    part: str = typer.Option("all", help="Which parts of the keys to show: tuned, blind or all."),
+    show_errors: int = typer.Option(0, help="Print up to N missed and N extra entities."),
+    misses: bool = typer.Option(
+        False,
+        help="Print the tuned part's missed and wrongly flagged items of every key, and its false and missed rendering pairs.",
+    ),
+) -> None:
     """Precision and recall against every hand-labelled set; held-out (blind) parts apart."""
     from ..evaluate import evaluate as score
     from ..evaluate import report_rows
@@ -46,5 +52,7 @@ def evaluate(labels: Path = typer.Option(Path("tests/labels"), help="Directory o
             for line in renderings.report_lines({"tuned": scores["tuned"]}):
                 say(f"  {line}")
             for finding in scores["tuned"].unlabelled:
-                say(f"    unlabelled contradiction: {finding.a.doc} {finding.a.value!r} ~ {finding.b.doc} "
-                    f"{finding.b.value!r} ({finding.detail})")
+                say(
+                    f"    unlabelled contradiction: {finding.a.doc} {finding.a.value!r} ~ {finding.b.doc} "
+                    f"{finding.b.value!r} ({finding.detail})"
+                )

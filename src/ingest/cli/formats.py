@@ -91,6 +91,7 @@ def jsonl_chunks(columns: Sequence[str], rows: Iterable[tuple]) -> Iterator[str]
 def _csv_line(cells: Sequence[str]) -> str:
     """One CSV record (RFC 4180 quoting, "\n" line ends). The csv module quotes only the characters of
     its line terminator, so a lone "\r" in a cell would split the record for every reader."""
+
     def field(text: str) -> str:
         return '"' + text.replace('"', '""') + '"' if any(c in text for c in ',"\r\n') else text
 
@@ -113,7 +114,11 @@ def markdown_chunks(columns: Sequence[str], rows: Iterable[tuple]) -> Iterator[s
 
 
 WRITERS: dict[str, Callable[[Sequence[str], Iterable[tuple]], Iterator[str]]] = {
-    "json": json_chunks, "jsonl": jsonl_chunks, "csv": csv_chunks, "markdown": markdown_chunks}
+    "json": json_chunks,
+    "jsonl": jsonl_chunks,
+    "csv": csv_chunks,
+    "markdown": markdown_chunks,
+}
 
 
 # What a column costs on the terminal beyond its text: a space each side and its border.
@@ -124,8 +129,8 @@ _HIDDEN = "…"
 @dataclass(frozen=True)
 class FittedTable:
     table: Table
-    width: int          # the table's width in terminal cells
-    shown: int          # how many of the result's columns it shows
+    width: int  # the table's width in terminal cells
+    shown: int  # how many of the result's columns it shows
 
 
 def as_table(columns: Sequence[str], rows: Sequence[tuple], max_width: int, width: int | None = None) -> FittedTable:
@@ -134,12 +139,14 @@ def as_table(columns: Sequence[str], rows: Sequence[tuple], max_width: int, widt
     them: the first and the last ones, alternately, around one "…" column for the rest."""
     heads = [_shorten(visible(column), max_width) for column in columns]
     cells = [[_shorten(visible(_text(v), keep_line_breaks=True), max_width) for v in row] for row in rows]
-    widths = [max([cell_len(head), *(cell_len(line) for row in cells for line in row[i].splitlines() or [""])])
-              for i, head in enumerate(heads)]
+    widths = [
+        max([cell_len(head), *(cell_len(line) for row in cells for line in row[i].splitlines() or [""])])
+        for i, head in enumerate(heads)
+    ]
     kept = _fitting(widths, width) if width else list(range(len(columns)))
     table = Table(show_lines=False)
     gap = next((k for k, (a, b) in enumerate(itertools.pairwise(kept)) if b != a + 1), None)
-    order: list[int | None] = list(kept) if gap is None else [*kept[:gap + 1], None, *kept[gap + 1:]]
+    order: list[int | None] = list(kept) if gap is None else [*kept[: gap + 1], None, *kept[gap + 1 :]]
     if len(kept) < len(columns) and gap is None:
         order.append(None)
     for index in order:

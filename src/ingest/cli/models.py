@@ -33,11 +33,12 @@ def install(
 ) -> None:
     """Install xx->en packages from the online index, or one package from a file."""
     if bool(langs) == (from_file is not None):
-        fail(f"give either languages (`{install_command('ja zh')}`) or a file "
-             f"(`{INSTALL_FROM_FILE}`), not both or neither", Exit.USAGE)
+        fail(
+            f"give either languages (`{install_command('ja zh')}`) or a file (`{INSTALL_FROM_FILE}`), not both or neither",
+            Exit.USAGE,
+        )
     try:
-        installed = ([packages.install_from_file(from_file)] if from_file is not None
-                     else index.install_from_index(langs or []))
+        installed = [packages.install_from_file(from_file)] if from_file is not None else index.install_from_index(langs or [])
     except PackageError as exc:
         fail(str(exc))
     for package in installed:
@@ -56,9 +57,11 @@ def list_packages() -> None:
 
 
 @models_app.command("remove")
-def remove(target: Annotated[str, typer.Argument(
-        help="The pair to uninstall (ja->en or ja_en), or a package folder's name as `models list` shows it.")]
-           ) -> None:
+def remove(
+    target: Annotated[
+        str, typer.Argument(help="The pair to uninstall (ja->en or ja_en), or a package folder's name as `models list` shows it.")
+    ],
+) -> None:
     """Uninstall the package(s) for one language pair, or one (broken) package folder."""
     try:
         removed = packages.remove(target)
@@ -82,8 +85,9 @@ def _table(installed: list[InstalledPackage]) -> Table:
     table.add_column("size", justify="right")
     table.add_column("path", overflow="fold")
     for package in installed:
-        table.add_row(*(Text(visible(cell)) for cell in (package.pair, package.version,
-                                                         _megabytes(package.size_bytes), str(package.path))))
+        table.add_row(
+            *(Text(visible(cell)) for cell in (package.pair, package.version, _megabytes(package.size_bytes), str(package.path)))
+        )
     return table
 
 

@@ -23,14 +23,21 @@ from .run import fail_on_warehouse_fault, reports_option, warehouse_option
 DEFAULT_TIMEOUT_S = 25.0
 
 
-def sql(statement: str = typer.Argument(..., help="A SQL query; the warehouse is opened read-only."),
-        warehouse_path: Path = warehouse_option("The DuckDB warehouse to query."),
-        fmt: str | None = typer.Option(None, "--format", "-f", metavar="|".join(FORMATS),
-                                          help="Output format. Default: table on a terminal, json otherwise."),
-        timeout: float = typer.Option(DEFAULT_TIMEOUT_S, "--timeout", metavar="SECONDS",
-                                      help="Stop the query after this long (0: never). A running query holds "
-                                           "the warehouse's read lock, which keeps `ingest run` from writing."),
-        max_width: int = typer.Option(60, help="Truncate table cells wider than this (table format only).")) -> None:
+def sql(
+    statement: str = typer.Argument(..., help="A SQL query; the warehouse is opened read-only."),
+    warehouse_path: Path = warehouse_option("The DuckDB warehouse to query."),
+    fmt: str | None = typer.Option(
+        None, "--format", "-f", metavar="|".join(FORMATS), help="Output format. Default: table on a terminal, json otherwise."
+    ),
+    timeout: float = typer.Option(
+        DEFAULT_TIMEOUT_S,
+        "--timeout",
+        metavar="SECONDS",
+        help="Stop the query after this long (0: never). A running query holds "
+        "the warehouse's read lock, which keeps `ingest run` from writing.",
+    ),
+    max_width: int = typer.Option(60, help="Truncate table cells wider than this (table format only)."),
+) -> None:
     """Run a read-only SQL query on the warehouse and print the result.
 
     The data formats stream rows as they are fetched (any number of rows); the table shows the
@@ -48,8 +55,10 @@ def sql(statement: str = typer.Argument(..., help="A SQL query; the warehouse is
             fitted = _print_table(columns, shown[:MAX_TABLE_ROWS], max_width)
             hidden = f", {len(columns)} columns ({fitted.shown} shown)" if fitted.shown < len(columns) else ""
             if len(shown) > MAX_TABLE_ROWS:
-                say(f"more than {MAX_TABLE_ROWS:,} rows{hidden}: the first {MAX_TABLE_ROWS:,} are shown; `--format jsonl` "
-                    "or `--format csv` write them all (they stream), or add a LIMIT")
+                say(
+                    f"more than {MAX_TABLE_ROWS:,} rows{hidden}: the first {MAX_TABLE_ROWS:,} are shown; `--format jsonl` "
+                    "or `--format csv` write them all (they stream), or add a LIMIT"
+                )
             else:
                 console.print(f"{len(shown)} row(s){hidden}")
             return
@@ -79,14 +88,18 @@ def _query(path: Path, statement: str, timeout: float) -> Iterator[tuple[list[st
         columns = [d[0] for d in cursor.description or []]
         yield columns, _fetched(cursor)
     except duckdb.InterruptException:
-        fail(f"the query ran longer than --timeout {timeout:g} s and was stopped (while it runs it holds the "
-             "warehouse's read lock, which keeps `ingest run` from writing); give it more time with --timeout "
-             "SECONDS, or --timeout 0 for none")
+        fail(
+            f"the query ran longer than --timeout {timeout:g} s and was stopped (while it runs it holds the "
+            "warehouse's read lock, which keeps `ingest run` from writing); give it more time with --timeout "
+            "SECONDS, or --timeout 0 for none"
+        )
     except duckdb.Error as error:
         fail(f"SQL error: {one_line(error)}")
     except MemoryError:
-        fail("the result does not fit in memory; add a LIMIT, select fewer columns, or use --format jsonl or csv "
-             "(they stream rows)")
+        fail(
+            "the result does not fit in memory; add a LIMIT, select fewer columns, or use --format jsonl or csv "
+            "(they stream rows)"
+        )
     finally:
         if timer:
             timer.cancel()
@@ -101,9 +114,11 @@ def _fetched(cursor) -> Iterator[tuple]:
         yield from batch
 
 
-def export(folder: Path = typer.Argument(..., help="Folder to write one file per table and view into."),
-           fmt: str = typer.Option("parquet", "--format", "-f", metavar="parquet|csv", help="File format."),
-           warehouse_path: Path = warehouse_option("The DuckDB warehouse to export.")) -> None:
+def export(
+    folder: Path = typer.Argument(..., help="Folder to write one file per table and view into."),
+    fmt: str = typer.Option("parquet", "--format", "-f", metavar="parquet|csv", help="File format."),
+    warehouse_path: Path = warehouse_option("The DuckDB warehouse to export."),
+) -> None:
     """Write every table and view of the warehouse to FOLDER as Parquet or CSV files.
 
     It reads no file but the warehouse (a view over another file is not exported, and named) and
@@ -129,14 +144,14 @@ def export(folder: Path = typer.Argument(..., help="Folder to write one file per
         warn(f"{name!r} was not exported: {reason}")
     say(f"{len(exported.written)} files written to {folder} ({fmt})")
     if exported.refused:
-        fail(f"{len(exported.refused)} table(s) or view(s) were not exported (see the warnings above); the "
-             "others were written")
+        fail(f"{len(exported.refused)} table(s) or view(s) were not exported (see the warnings above); the others were written")
 
 
-def report(warehouse_path: Path = warehouse_option("The DuckDB warehouse to report on."),
-           reports: Path = reports_option(),
-           show: bool = typer.Option(False, "--show", help="Also print the contradictions and corroborations here.")
-           ) -> None:
+def report(
+    warehouse_path: Path = warehouse_option("The DuckDB warehouse to report on."),
+    reports: Path = reports_option(),
+    show: bool = typer.Option(False, "--show", help="Also print the contradictions and corroborations here."),
+) -> None:
     """Rewrite the consistency report from the warehouse as it is (`--show`: and print its findings)."""
     con = _open_read_only(warehouse_path)
     if not check.is_current(con):  # written by another version: bring its views and checks up to date once
@@ -165,11 +180,24 @@ def report(warehouse_path: Path = warehouse_option("The DuckDB warehouse to repo
 def _show(data: outputs.ReportData) -> None:
     """The report's findings as terminal tables, fitted to its width like `ingest sql`'s."""
     summary = data.summary
-    say(f"{summary.likely} contradiction(s), {summary.possible} possible, {summary.corroborations} corroboration(s), "
-        f"{summary.notes} note(s) across {summary.sources} independent source(s) of {summary.documents} document(s)")
-    contradictions = [(f.severity, f.subject, f.attribute, f.release or "", " vs ".join(
-        f"{side.value}" + (f" (= {side.english})" if side.english else "") + f" ×{len(side.documents)}"
-        for side in f.sides), f.arbiter or "") for f in data.contradictions]
+    say(
+        f"{summary.likely} contradiction(s), {summary.possible} possible, {summary.corroborations} corroboration(s), "
+        f"{summary.notes} note(s) across {summary.sources} independent source(s) of {summary.documents} document(s)"
+    )
+    contradictions = [
+        (
+            f.severity,
+            f.subject,
+            f.attribute,
+            f.release or "",
+            " vs ".join(
+                f"{side.value}" + (f" (= {side.english})" if side.english else "") + f" ×{len(side.documents)}"
+                for side in f.sides
+            ),
+            f.arbiter or "",
+        )
+        for f in data.contradictions
+    ]
     if contradictions:
         _print_table(["severity", "subject", "attribute", "release", "values", "verdict"], contradictions, 60)
     corroborations = [(c.subject, c.attribute, c.release or "", c.value, c.n_sources) for c in data.corroborations]

@@ -37,8 +37,13 @@ def _run_option(name: str, help_text: str | None = None) -> Any:
     meta = _field(name).metadata
     flags = meta["flags"] or ("--" + name.replace("_", "-"),)
     default = _field(name).default
-    return typer.Option(list(default) if isinstance(default, tuple) else default, *flags, envvar=meta["env"],
-                        metavar=meta["metavar"], help=help_text or meta["help"])
+    return typer.Option(
+        list(default) if isinstance(default, tuple) else default,
+        *flags,
+        envvar=meta["env"],
+        metavar=meta["metavar"],
+        help=help_text or meta["help"],
+    )
 
 
 def warehouse_option(help_text: str | None = None) -> Any:
@@ -51,12 +56,24 @@ def reports_option() -> Any:
 
 # What `ingest run` takes besides the run parameters.
 _OWN_OPTIONS = [
-    inspect.Parameter("prefect", inspect.Parameter.KEYWORD_ONLY, annotation=Optional[bool], default=typer.Option(  # noqa: UP045 (typer reads it)
-        None, "--prefect/--no-prefect", show_default=False,
-        help="Run the `ingest` flow (starting a temporary Prefect server if none answers) or call the "
-             "stages directly. Default: the flow when the profile's Prefect server answers, else directly.")),
-    inspect.Parameter("allow_failures", inspect.Parameter.KEYWORD_ONLY, annotation=bool, default=typer.Option(
-        False, "--allow-failures", help="Exit 0 even when some files failed (they are still listed).")),
+    inspect.Parameter(
+        "prefect",
+        inspect.Parameter.KEYWORD_ONLY,
+        annotation=Optional[bool],  # noqa: UP045 (typer reads it)
+        default=typer.Option(
+            None,
+            "--prefect/--no-prefect",
+            show_default=False,
+            help="Run the `ingest` flow (starting a temporary Prefect server if none answers) or call the "
+            "stages directly. Default: the flow when the profile's Prefect server answers, else directly.",
+        ),
+    ),
+    inspect.Parameter(
+        "allow_failures",
+        inspect.Parameter.KEYWORD_ONLY,
+        annotation=bool,
+        default=typer.Option(False, "--allow-failures", help="Exit 0 even when some files failed (they are still listed)."),
+    ),
 ]
 # Paths on the command line are files or folders, given as arguments; the rest are options.
 _CLI_TYPES: dict[str, Any] = {"paths": list[Path], "warehouse_path": Path, "reports_dir": Path, "exclude": list[str]}
@@ -70,8 +87,7 @@ def _parameters() -> list[inspect.Parameter]:
             default = typer.Argument(None, help=describe("paths"), show_default=False)
         else:
             default = _run_option(parameter.name)
-        parameters.append(parameter.replace(default=default, annotation=_CLI_TYPES.get(parameter.name,
-                                                                                         parameter.annotation)))
+        parameters.append(parameter.replace(default=default, annotation=_CLI_TYPES.get(parameter.name, parameter.annotation)))
     return parameters + _OWN_OPTIONS
 
 
@@ -83,9 +99,14 @@ def run(**values: Any) -> None:
     """
     prefect, allow_failures = values.pop("prefect"), values.pop("allow_failures")
     # Paths are made absolute here: the flow resolves relative ones against the project root.
-    options = RunOptions(**{**values, "paths": tuple(str(Path(p).resolve()) for p in (values["paths"] or DEFAULTS.paths)),
-                            "warehouse_path": str(Path(values["warehouse_path"]).resolve()),
-                            "reports_dir": str(Path(values["reports_dir"]).resolve())})
+    options = RunOptions(
+        **{
+            **values,
+            "paths": tuple(str(Path(p).resolve()) for p in (values["paths"] or DEFAULTS.paths)),
+            "warehouse_path": str(Path(values["warehouse_path"]).resolve()),
+            "reports_dir": str(Path(values["reports_dir"]).resolve()),
+        }
+    )
     missing = [p for p in options.paths if not Path(p).exists()]
     if missing:
         fail(f"input path(s) not found: {', '.join(missing)}", Exit.USAGE)
@@ -96,8 +117,9 @@ def run(**values: Any) -> None:
     server = _running_server() if prefect is not False else None
     try:
         with progress_bar() as progress:
-            result = _run_flow(options, server, progress) if prefect or options.uses_dask or server \
-                else _run_direct(options, progress)
+            result = (
+                _run_flow(options, server, progress) if prefect or options.uses_dask or server else _run_direct(options, progress)
+            )
     except WarehouseLockedError as error:
         fail(str(error), Exit.LOCKED)
     except IngestError as error:
@@ -129,8 +151,10 @@ def _check_scheduler(address: str) -> None:
     try:
         socket.create_connection((host, port), timeout=SCHEDULER_CONNECT_TIMEOUT_S).close()
     except OSError as error:
-        fail(f"no Dask scheduler answers at {address} ({error.strerror or error}); start one (`uv run dask "
-             "scheduler`) and give its address, or use --dask for a local cluster")
+        fail(
+            f"no Dask scheduler answers at {address} ({error.strerror or error}); start one (`uv run dask "
+            "scheduler`) and give its address, or use --dask for a local cluster"
+        )
 
 
 def fail_on_warehouse_fault(path: str | Path, error: Exception) -> NoReturn:
@@ -153,8 +177,10 @@ def _running_server() -> str | None:
     if api_url and answers(api_url):
         return api_url
     if api_url:
-        warn(f"no Prefect server answers at {api_url} (a `make serve` that ended without `make stop`?); running "
-             "without it. `make serve` starts the project's server again, `make stop` forgets this address.")
+        warn(
+            f"no Prefect server answers at {api_url} (a `make serve` that ended without `make stop`?); running "
+            "without it. `make serve` starts the project's server again, `make stop` forgets this address."
+        )
     return None
 
 

@@ -9,8 +9,10 @@ from .consoles import Exit, fail, say
 from .run import fail_on_warehouse_fault, progress_bar, reports_option, warehouse_option
 
 
-def translate(warehouse_path: Path = warehouse_option("The DuckDB warehouse whose waiting segments to translate."),
-              reports: Path = reports_option()) -> None:
+def translate(
+    warehouse_path: Path = warehouse_option("The DuckDB warehouse whose waiting segments to translate."),
+    reports: Path = reports_option(),
+) -> None:
     """Translate every segment that waits for a translation (cache first), then rewrite the report.
 
     Runs left them waiting with `ingest run --translate evidence` or `none`. A second call finds
@@ -32,17 +34,20 @@ def translate(warehouse_path: Path = warehouse_option("The DuckDB warehouse whos
     if not result.filled and not result.still_waiting:
         say("nothing waits for a translation")
     else:
-        say(f"{result.filled} segment(s) translated ({result.cached} from the cache), "
-            f"{result.still_waiting} still waiting")
+        say(f"{result.filled} segment(s) translated ({result.cached} from the cache), {result.still_waiting} still waiting")
     if result.still_waiting:
-        say(f"  the rest has no installed package: `{command('models install LANG')}` or `{INSTALL_FROM_FILE}`, "
-            f"then `{command('translate')}` again")
+        say(
+            f"  the rest has no installed package: `{command('models install LANG')}` or `{INSTALL_FROM_FILE}`, "
+            f"then `{command('translate')}` again"
+        )
     if result.untranslated:
         counts = ", ".join(f"{lang} {n:,}" for lang, n in result.untranslated.items())
         languages = " ".join(result.untranslated)
-        say(f"{sum(result.untranslated.values()):,} segment(s) have no translation ({counts}): no package for "
+        say(
+            f"{sum(result.untranslated.values()):,} segment(s) have no translation ({counts}): no package for "
             f"{', '.join(f'{lang}->en' for lang in result.untranslated)} was installed when they were ingested; "
             f"`{command('models install ' + languages)}` (or `{INSTALL_FROM_FILE}`), then `{command('run')}` "
-            "on the same inputs translates them")
+            "on the same inputs translates them"
+        )
     for path in paths:
         say(f"  report: {path}")

@@ -37,7 +37,7 @@ class Report:
     # The field names shadow the modules `renderings` and `pairs` in the class body: the types are imported by name.
     renderings: dict[str, dict[str, PartScore]]  # folder -> part -> score
     cross_articles: dict[str, PartScore]
-    pairs: dict[str, PairScore]                  # part -> score
+    pairs: dict[str, PairScore]  # part -> score
 
 
 def _inputs(seeds: Path, shared: Path | None) -> list[Path]:
@@ -59,14 +59,21 @@ def evaluate(labels_dir: Path, seeds: Path, shared: Path | None = None, warehous
         run_pipeline(_inputs(seeds, shared), db, None, engine=UntranslatedEngine())
         con = warehouse.connect(db, read_only=True)
         try:
-            labelled = [doc for doc, in con.execute("SELECT doc_id FROM documents").fetchall()
-                        if doc.startswith(("seeds/", "corpus/"))]
+            labelled = [
+                doc for (doc,) in con.execute("SELECT doc_id FROM documents").fetchall() if doc.startswith(("seeds/", "corpus/"))
+            ]
             findings = renderings.findings_from(con)
-            keys = {folder: _score_key(labels_dir / folder, findings) for folder in RENDERING_FOLDERS
-                    if (labels_dir / folder).is_dir()}
-            return Report(score_claims(con, labels_dir, labelled), keys,
-                          _score_key(labels_dir / "claims", renderings.across_articles(con, findings)),
-                          pairs.score_pairs(con, labels_dir, shared, RENDERING_FOLDERS))
+            keys = {
+                folder: _score_key(labels_dir / folder, findings)
+                for folder in RENDERING_FOLDERS
+                if (labels_dir / folder).is_dir()
+            }
+            return Report(
+                score_claims(con, labels_dir, labelled),
+                keys,
+                _score_key(labels_dir / "claims", renderings.across_articles(con, findings)),
+                pairs.score_pairs(con, labels_dir, shared, RENDERING_FOLDERS),
+            )
         finally:
             con.close()
 
@@ -80,16 +87,40 @@ def _part_rows(name: str, part: str, score: renderings.PartScore) -> list[Row]:
     rows = []
     found, gold = score.recall("must_flag")
     if gold or score.contradictions:
-        rows.append((f"{name}, {part}: contradictions", gold, score.contradictions, score.matched_flags,
-                     round(score.strict_precision, 3), round(found / gold, 3) if gold else 1.0))
+        rows.append(
+            (
+                f"{name}, {part}: contradictions",
+                gold,
+                score.contradictions,
+                score.matched_flags,
+                round(score.strict_precision, 3),
+                round(found / gold, 3) if gold else 1.0,
+            )
+        )
     numeric = score.recall("must_flag", number_based_only=True)
     if numeric[1]:
-        rows.append((f"{name}, {part}: number-based must-flag", numeric[1], numeric[0], numeric[0], 1.0,
-                     round(numeric[0] / numeric[1], 3)))
+        rows.append(
+            (
+                f"{name}, {part}: number-based must-flag",
+                numeric[1],
+                numeric[0],
+                numeric[0],
+                1.0,
+                round(numeric[0] / numeric[1], 3),
+            )
+        )
     corroborated = score.recall("must_corroborate")
     if corroborated[1]:
-        rows.append((f"{name}, {part}: corroborations", corroborated[1], corroborated[0], corroborated[0], 1.0,
-                     round(corroborated[0] / corroborated[1], 3)))
+        rows.append(
+            (
+                f"{name}, {part}: corroborations",
+                corroborated[1],
+                corroborated[0],
+                corroborated[0],
+                1.0,
+                round(corroborated[0] / corroborated[1], 3),
+            )
+        )
     flagged, traps = score.recall("must_not_flag")
     rows.append((f"{name}, {part}: traps flagged (want 0)", traps, flagged, flagged, 1.0, 0.0))
     if score.unlabelled:

@@ -82,39 +82,60 @@ def _score_entities(con, labels_dir: Path, evaluation: Evaluation) -> None:
     for file in sorted((labels_dir / "entities").glob("*.yaml")):
         gold_doc = yaml.safe_load(file.read_text("utf-8"))
         gold = _entity_counter(gold_doc["entities"] or [])
-        predicted = _entity_counter(con.execute(
-            "SELECT label, text FROM entities WHERE doc_id = ?", [gold_doc["doc"]]).fetchall())
+        predicted = _entity_counter(
+            con.execute("SELECT label, text FROM entities WHERE doc_id = ?", [gold_doc["doc"]]).fetchall()
+        )
         evaluation.entities.add(gold, predicted, gold_doc["doc"])
         for label in {lab for lab, _ in gold} | {lab for lab, _ in predicted}:
             evaluation.entities_by_label.setdefault(label, Score()).add(
                 Counter({k: v for k, v in gold.items() if k[0] == label}),
-                Counter({k: v for k, v in predicted.items() if k[0] == label}), gold_doc["doc"])
+                Counter({k: v for k, v in predicted.items() if k[0] == label}),
+                gold_doc["doc"],
+            )
 
 
 def _score_conflicts(con, labels: dict, evaluation: Evaluation, documents: list[str]) -> None:
     """Contradictions and renderings' changed figures between `documents`, against the labels."""
     within = "doc_a IN (SELECT unnest(?::VARCHAR[])) AND doc_b IN (SELECT unnest(?::VARCHAR[]))"
-    gold = Counter(_conflict_key(c["subject"], c["attribute"], c["release"], c["docs"])
-                   for c in labels.get("contradictions") or [])
+    gold = Counter(
+        _conflict_key(c["subject"], c["attribute"], c["release"], c["docs"]) for c in labels.get("contradictions") or []
+    )
     # A contradiction between groups of documents stands for every pair across its sides: the
     # labelled pair may be any of them (more documents on a side change which one is first).
     labelled = set(documents)
-    predicted = Counter({_conflict_key(subject, attribute, release, (a, b))
-                         for subject, attribute, release, docs_a, docs_b in con.execute(
-                             "SELECT subject, attribute, release, docs_a, docs_b FROM conflicts "
-                             "WHERE severity = 'contradiction' AND kind <> 'aligned_value_mismatch'").fetchall()
-                         for a in docs_a if a in labelled for b in docs_b if b in labelled})
+    predicted = Counter(
+        {
+            _conflict_key(subject, attribute, release, (a, b))
+            for subject, attribute, release, docs_a, docs_b in con.execute(
+                "SELECT subject, attribute, release, docs_a, docs_b FROM conflicts "
+                "WHERE severity = 'contradiction' AND kind <> 'aligned_value_mismatch'"
+            ).fetchall()
+            for a in docs_a
+            if a in labelled
+            for b in docs_b
+            if b in labelled
+        }
+    )
     evaluation.contradictions.add(gold, predicted)
     gold_aligned = Counter(tuple(sorted(m["docs"])) for m in labels.get("aligned_number_mismatches") or [])
-    predicted_aligned = Counter(tuple(sorted(row)) for row in con.execute(
-        f"SELECT DISTINCT doc_a, doc_b FROM mismatches WHERE {within}", [documents, documents]).fetchall())
+    predicted_aligned = Counter(
+        tuple(sorted(row))
+        for row in con.execute(f"SELECT DISTINCT doc_a, doc_b FROM mismatches WHERE {within}", [documents, documents]).fetchall()
+    )
     evaluation.aligned.add(gold_aligned, predicted_aligned)
-    gold_corroborations = Counter((c["subject"], c["attribute"], c["release"], _value_key(c["value"]))
-                                  for c in labels.get("corroborations") or [])
-    predicted_corroborations = Counter({(_as_labelled(s, gold_corroborations), a, r, _value_key(v))
-                                        for s, a, r, v in con.execute(
-        "SELECT subject, attribute, release, value FROM corroborations "
-        "WHERE len(list_filter(documents, lambda d: list_contains(?, d))) >= 2", [documents]).fetchall()})
+    gold_corroborations = Counter(
+        (c["subject"], c["attribute"], c["release"], _value_key(c["value"])) for c in labels.get("corroborations") or []
+    )
+    predicted_corroborations = Counter(
+        {
+            (_as_labelled(s, gold_corroborations), a, r, _value_key(v))
+            for s, a, r, v in con.execute(
+                "SELECT subject, attribute, release, value FROM corroborations "
+                "WHERE len(list_filter(documents, lambda d: list_contains(?, d))) >= 2",
+                [documents],
+            ).fetchall()
+        }
+    )
     evaluation.corroborations.add(gold_corroborations, predicted_corroborations)
 
 
@@ -131,8 +152,7 @@ def score_claims(con: duckdb.DuckDBPyConnection, labels_dir: Path, documents: Se
     """Entities and claims of `documents` (doc ids) against tests/labels."""
     evaluation = Evaluation(Score(), {}, Score(), Score(), Score())
     _score_entities(con, labels_dir, evaluation)
-    _score_conflicts(con, yaml.safe_load((labels_dir / "conflicts.yaml").read_text("utf-8")), evaluation,
-                     list(documents))
+    _score_conflicts(con, yaml.safe_load((labels_dir / "conflicts.yaml").read_text("utf-8")), evaluation, list(documents))
     return evaluation
 
 
@@ -140,7 +160,9 @@ def summary_rows(evaluation: Evaluation) -> list[tuple[str, int, int, int, float
     """(what, gold, predicted, matched, precision, recall) rows for printing."""
     scores = [("entities (all)", evaluation.entities)]
     scores += [(f"  {label}", score) for label, score in sorted(evaluation.entities_by_label.items())]
-    scores += [("contradictions", evaluation.contradictions), ("aligned number mismatches", evaluation.aligned),
-               ("corroborations", evaluation.corroborations)]
-    return [(name, s.gold, s.predicted, s.true_positives, round(s.precision, 3), round(s.recall, 3))
-            for name, s in scores]
+    scores += [
+        ("contradictions", evaluation.contradictions),
+        ("aligned number mismatches", evaluation.aligned),
+        ("corroborations", evaluation.corroborations),
+    ]
+    return [(name, s.gold, s.predicted, s.true_positives, round(s.precision, 3), round(s.recall, 3)) for name, s in scores]

@@ -60,13 +60,20 @@ def _gold(labels_dir: Path, shared: Path | None) -> set[Pair]:
 def _blind_names(labels_dir: Path, folders: tuple[str, ...]) -> set[str]:
     """File names of the documents of a blind group of a renderings key (a key's cross-group file
     names documents of several groups: it decides nothing)."""
-    return {name for folder in folders if (labels_dir / folder).is_dir()
-            for name, part in labelled_documents([(file, part) for file, part in label_files(labels_dir / folder)
-                                                  if file.stem != "cross"]).items() if part == "blind"}
+    return {
+        name
+        for folder in folders
+        if (labels_dir / folder).is_dir()
+        for name, part in labelled_documents(
+            [(file, part) for file, part in label_files(labels_dir / folder) if file.stem != "cross"]
+        ).items()
+        if part == "blind"
+    }
 
 
-def score_pairs(con: duckdb.DuckDBPyConnection, labels_dir: Path, shared: Path | None,
-                folders: tuple[str, ...]) -> dict[str, PairScore]:
+def score_pairs(
+    con: duckdb.DuckDBPyConnection, labels_dir: Path, shared: Path | None, folders: tuple[str, ...]
+) -> dict[str, PairScore]:
     """Per part: the labelled rendering pairs, and the pairs the warehouse groups as renderings."""
     documents = dicts(con, "SELECT doc_id, duplicate_of FROM documents")
     canonical = {row["doc_id"]: row["duplicate_of"] or row["doc_id"] for row in documents}
@@ -90,5 +97,13 @@ def score_pairs(con: duckdb.DuckDBPyConnection, labels_dir: Path, shared: Path |
 def rows(score: PairScore, part: str) -> list[tuple[str, int, int, int, float, float]]:
     if not score.gold and not score.predicted:
         return []
-    return [(f"rendering pairs, {part}", len(score.gold), len(score.predicted), len(score.matched),
-             round(score.precision, 3), round(score.recall, 3))]
+    return [
+        (
+            f"rendering pairs, {part}",
+            len(score.gold),
+            len(score.predicted),
+            len(score.matched),
+            round(score.precision, 3),
+            round(score.recall, 3),
+        )
+    ]

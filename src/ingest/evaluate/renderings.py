@@ -81,8 +81,7 @@ class Finding:
 
 def label_files(root: Path) -> list[tuple[Path, str]]:
     """(file, part) of a labelled set: root/{tuned,blind}/*.yaml or root/{tuned,blind}.yaml."""
-    return [(file, part) for part in PARTS
-            for file in sorted([*(root / part).glob("*.yaml"), *root.glob(f"{part}.yaml")])]
+    return [(file, part) for part in PARTS for file in sorted([*(root / part).glob("*.yaml"), *root.glob(f"{part}.yaml")])]
 
 
 def load_labels(files: Sequence[tuple[Path, str]]) -> list[GoldItem]:
@@ -92,10 +91,17 @@ def load_labels(files: Sequence[tuple[Path, str]]) -> list[GoldItem]:
         data = yaml.safe_load(file.read_text("utf-8"))
         for category in CATEGORIES:
             for item in data.get(category) or []:
-                items.append(GoldItem(
-                    item["id"], data["group"], part, category, item.get("kind", ""),
-                    bool(item.get("number_based", True)),
-                    tuple(Side(s["doc"], s["quote"], str(s["value"])) for s in item["sides"])))
+                items.append(
+                    GoldItem(
+                        item["id"],
+                        data["group"],
+                        part,
+                        category,
+                        item.get("kind", ""),
+                        bool(item.get("number_based", True)),
+                        tuple(Side(s["doc"], s["quote"], str(s["value"])) for s in item["sides"]),
+                    )
+                )
     return items
 
 
@@ -137,8 +143,7 @@ def _values(text: str) -> set[float]:
     values = set()
     for mention in read(unicodedata.normalize("NFKC", text or ""), "zh"):
         if mention.value:
-            values.update({mention.value, 1.0 / mention.value} if mention.unit == "x" or mention.value < 1
-                          else {mention.value})
+            values.update({mention.value, 1.0 / mention.value} if mention.unit == "x" or mention.value < 1 else {mention.value})
     return values
 
 
@@ -147,19 +152,19 @@ def _side_matches(finding: Side, gold: Side) -> bool:
 
 
 def _links(finding: Finding, x: Side, y: Side) -> bool:
-    return ((_side_matches(finding.a, x) and _side_matches(finding.b, y))
-            or (_side_matches(finding.a, y) and _side_matches(finding.b, x)))
+    return (_side_matches(finding.a, x) and _side_matches(finding.b, y)) or (
+        _side_matches(finding.a, y) and _side_matches(finding.b, x)
+    )
 
 
 def _differing_pairs(item: GoldItem) -> list[tuple[Side, Side]]:
     sides = item.sides
-    return [(x, y) for i, x in enumerate(sides) for y in sides[i + 1:]
-            if x.doc != y.doc and fold(x.value) != fold(y.value)]
+    return [(x, y) for i, x in enumerate(sides) for y in sides[i + 1 :] if x.doc != y.doc and fold(x.value) != fold(y.value)]
 
 
 def _all_pairs(item: GoldItem) -> list[tuple[Side, Side]]:
     sides = item.sides
-    return [(x, y) for i, x in enumerate(sides) for y in sides[i + 1:] if x.doc != y.doc]
+    return [(x, y) for i, x in enumerate(sides) for y in sides[i + 1 :] if x.doc != y.doc]
 
 
 def _connected(item: GoldItem, findings: Sequence[Finding]) -> bool:
@@ -188,14 +193,13 @@ class PartScore:
     """One part's (tuned or blind) figures."""
 
     results: list[ItemResult] = field(default_factory=list)
-    contradictions: int = 0          # findings of kind contradiction within the part's groups
-    matched_flags: int = 0           # ...that match a must/should item
-    matched_traps: int = 0           # ...that match a trap
+    contradictions: int = 0  # findings of kind contradiction within the part's groups
+    matched_flags: int = 0  # ...that match a must/should item
+    matched_traps: int = 0  # ...that match a trap
     unlabelled: list[Finding] = field(default_factory=list)
 
     def recall(self, category: str, number_based_only: bool = False) -> tuple[int, int]:
-        rows = [r for r in self.results if r.item.category == category
-                and (r.item.number_based or not number_based_only)]
+        rows = [r for r in self.results if r.item.category == category and (r.item.number_based or not number_based_only)]
         return sum(r.hit for r in rows), len(rows)
 
     @property
@@ -231,11 +235,9 @@ def score(items: Sequence[GoldItem], findings: Sequence[Finding], parts: dict[st
             continue
         # A finding counts in the part of the item it matches, else in its documents' part.
         flag = next((i for i in flags if any(_links(finding, x, y) for x, y in _differing_pairs(i))), None)
-        trap = None if flag else next((i for i in traps if any(_links(finding, x, y) for x, y in _all_pairs(i))),
-                                      None)
+        trap = None if flag else next((i for i in traps if any(_links(finding, x, y) for x, y in _all_pairs(i))), None)
         matched = flag or trap
-        part = matched.part if matched else (
-            "blind" if any(parts[d] == "blind" for d in finding.docs) else "tuned")
+        part = matched.part if matched else ("blind" if any(parts[d] == "blind" for d in finding.docs) else "tuned")
         score_ = scores[part]
         score_.contradictions += 1
         if flag:
@@ -248,6 +250,7 @@ def score(items: Sequence[GoldItem], findings: Sequence[Finding], parts: dict[st
 
 
 # ---- findings from the warehouse ----------------------------------------------------------------
+
 
 def _doc_names(con: duckdb.DuckDBPyConnection) -> dict[str, str]:
     """doc_id -> the file name the labels use."""
@@ -266,15 +269,28 @@ def findings_from(con: duckdb.DuckDBPyConnection) -> list[Finding]:
         if row.get("doc_a") is None or row.get("doc_b") is None:
             continue
         kind = "contradiction" if row["severity"] == "contradiction" else "note"
-        found.append(Finding(kind, Side(names.get(row["doc_a"], row["doc_a"]), row["evidence_a"] or "",
-                                        str(row.get("text_a") or row["value_a"] or "")),
-                             Side(names.get(row["doc_b"], row["doc_b"]), row["evidence_b"] or "",
-                                  str(row.get("text_b") or row["value_b"] or "")), row.get("kind") or ""))
+        found.append(
+            Finding(
+                kind,
+                Side(
+                    names.get(row["doc_a"], row["doc_a"]), row["evidence_a"] or "", str(row.get("text_a") or row["value_a"] or "")
+                ),
+                Side(
+                    names.get(row["doc_b"], row["doc_b"]), row["evidence_b"] or "", str(row.get("text_b") or row["value_b"] or "")
+                ),
+                row.get("kind") or "",
+            )
+        )
     found += _group_conflicts(con, names)
     if _has_view(con, "agreements"):
         for row in dicts(con, "SELECT * FROM agreements"):
-            found.append(Finding("agreement", Side(names[row["doc_a"]], row["evidence_a"], row["text_a"]),
-                                 Side(names[row["doc_b"]], row["evidence_b"], row["text_b"])))
+            found.append(
+                Finding(
+                    "agreement",
+                    Side(names[row["doc_a"]], row["evidence_a"], row["text_a"]),
+                    Side(names[row["doc_b"]], row["evidence_b"], row["text_b"]),
+                )
+            )
     found += _corroborated_claims(con, names)
     return found
 
@@ -282,7 +298,9 @@ def findings_from(con: duckdb.DuckDBPyConnection) -> list[Finding]:
 def _group_conflicts(con: duckdb.DuckDBPyConnection, names: dict[str, str]) -> list[Finding]:
     """A conflict between groups of documents links every document of one side with every document
     of the other, each with its own sentence (the conflicts row shows each group's first)."""
-    rows = dicts(con, """
+    rows = dicts(
+        con,
+        """
         SELECT f.severity, f.kind, f.docs_a, f.docs_b, c.doc_id, c.value, c.evidence,
                -- a maturity as written and as normalised (the source-language word, then "beta"): labels quote either
                CASE WHEN f.attribute = 'maturity' THEN concat_ws(' ', e.text, c.value) ELSE coalesce(e.text, c.value) END
@@ -292,7 +310,8 @@ def _group_conflicts(con: duckdb.DuckDBPyConnection, names: dict[str, str]) -> l
          AND c.conditions IS NOT DISTINCT FROM f.conditions AND c.baseline IS NOT DISTINCT FROM f.baseline
         LEFT JOIN entities e ON e.doc_id = c.doc_id AND e.seg_idx = c.seg_idx AND e.char_start = c.char_start
          AND e.char_end = c.char_end
-        WHERE f.kind IN ('maturity_conflict', 'value_conflict')""")
+        WHERE f.kind IN ('maturity_conflict', 'value_conflict')""",
+    )
     by_conflict: dict[tuple, list[dict]] = defaultdict(list)
     for row in rows:
         by_conflict[(row["severity"], row["kind"], tuple(row["docs_a"]), tuple(row["docs_b"]))].append(row)
@@ -301,9 +320,14 @@ def _group_conflicts(con: duckdb.DuckDBPyConnection, names: dict[str, str]) -> l
         sides = [[m for m in members if m["doc_id"] in docs] for docs in (docs_a, docs_b)]
         for x in sides[0]:
             for y in sides[1]:
-                found.append(Finding("contradiction" if severity == "contradiction" else "note",
-                                     Side(names[x["doc_id"]], x["evidence"], x["written"]),
-                                     Side(names[y["doc_id"]], y["evidence"], y["written"]), kind))
+                found.append(
+                    Finding(
+                        "contradiction" if severity == "contradiction" else "note",
+                        Side(names[x["doc_id"]], x["evidence"], x["written"]),
+                        Side(names[y["doc_id"]], y["evidence"], y["written"]),
+                        kind,
+                    )
+                )
     return found
 
 
@@ -316,21 +340,29 @@ def across_articles(con: duckdb.DuckDBPyConnection, findings: Sequence[Finding])
 
 def _corroborated_claims(con: duckdb.DuckDBPyConnection, names: dict[str, str]) -> list[Finding]:
     """Pairs of claims from different documents that a corroboration joins."""
-    rows = dicts(con, "SELECT c.subject, c.attribute, c.release, c.value AS agreed, cl.doc_id, cl.evidence, "
-                      "coalesce(e.text, cl.value) AS written "
-                      "FROM corroborations c, unnest(c.claim_ids) AS t(claim_id) JOIN claims cl USING (claim_id) "
-                      "LEFT JOIN entities e ON e.doc_id = cl.doc_id AND e.seg_idx = cl.seg_idx "
-                      "AND e.char_start = cl.char_start AND e.char_end = cl.char_end")
+    rows = dicts(
+        con,
+        "SELECT c.subject, c.attribute, c.release, c.value AS agreed, cl.doc_id, cl.evidence, "
+        "coalesce(e.text, cl.value) AS written "
+        "FROM corroborations c, unnest(c.claim_ids) AS t(claim_id) JOIN claims cl USING (claim_id) "
+        "LEFT JOIN entities e ON e.doc_id = cl.doc_id AND e.seg_idx = cl.seg_idx "
+        "AND e.char_start = cl.char_start AND e.char_end = cl.char_end",
+    )
     groups: dict[tuple, list[dict]] = defaultdict(list)
     for row in rows:
         groups[(row["subject"], row["attribute"], row["release"], row["agreed"])].append(row)
     found = []
     for members in groups.values():
         for i, x in enumerate(members):
-            for y in members[i + 1:]:
+            for y in members[i + 1 :]:
                 if x["doc_id"] != y["doc_id"]:
-                    found.append(Finding("agreement", Side(names[x["doc_id"]], x["evidence"], x["written"]),
-                                         Side(names[y["doc_id"]], y["evidence"], y["written"])))
+                    found.append(
+                        Finding(
+                            "agreement",
+                            Side(names[x["doc_id"]], x["evidence"], x["written"]),
+                            Side(names[y["doc_id"]], y["evidence"], y["written"]),
+                        )
+                    )
     return found
 
 
@@ -346,7 +378,8 @@ def report_lines(scores: dict[str, PartScore], reveal_blind: bool = False) -> li
             f"must-corroborate {part_score.recall('must_corroborate')[0]}/{part_score.recall('must_corroborate')[1]}, "
             f"traps flagged {part_score.recall('must_not_flag')[0]}/{part_score.recall('must_not_flag')[1]}; "
             f"contradictions reported {part_score.contradictions}: {part_score.matched_flags} labelled true, "
-            f"{part_score.matched_traps} traps, {len(part_score.unlabelled)} unlabelled")
+            f"{part_score.matched_traps} traps, {len(part_score.unlabelled)} unlabelled"
+        )
         if part == "blind" and not reveal_blind:
             continue
         for result in part_score.results:

@@ -21,9 +21,47 @@ from .reader import URL as URL_READING
 NUMBER, NAME, URL, CONCEPT = "number", "name", "url", "concept"
 _NAME = re.compile(r"(?<![A-Za-z0-9_])[A-Za-z][A-Za-z0-9_+\-]*[A-Za-z0-9+](?![A-Za-z0-9_])")
 # Function words and generic tokens that would make any two English-flavoured texts look alike.
-_STOP_NAMES = frozenset(["the", "and", "for", "with", "from", "this", "that", "are", "was", "were", "has", "have",
-                         "not", "but", "you", "your", "our", "its", "into", "than", "then", "also", "can", "will",
-                         "all", "any", "more", "most", "such", "via", "per", "new", "api", "gpu", "cpu", "tpu", "llm"])
+_STOP_NAMES = frozenset(
+    [
+        "the",
+        "and",
+        "for",
+        "with",
+        "from",
+        "this",
+        "that",
+        "are",
+        "was",
+        "were",
+        "has",
+        "have",
+        "not",
+        "but",
+        "you",
+        "your",
+        "our",
+        "its",
+        "into",
+        "than",
+        "then",
+        "also",
+        "can",
+        "will",
+        "all",
+        "any",
+        "more",
+        "most",
+        "such",
+        "via",
+        "per",
+        "new",
+        "api",
+        "gpu",
+        "cpu",
+        "tpu",
+        "llm",
+    ]
+)
 
 
 def segment_anchors(text: str, lang: str, readings: Sequence[Reading]) -> Iterator[tuple[str, str]]:

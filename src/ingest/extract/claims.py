@@ -37,11 +37,24 @@ from .rules import rules_for
 from .segments import SegmentInput
 from .subjects import is_specific, slug, subject_mentions, tagged_feature
 
-_COUNT_ATTRIBUTES = {"contributors": "contributors", "commits": "commits",
-                     "models": "model_count", "gpus": "gpu_count", "nodes": "node_count"}
-_QUANTITY_ATTRIBUTES = {"tokens": "tokens", "parameters": "parameters", "GB": "memory",
-                        "MB": "memory", "TB": "storage", "GB/s": "bandwidth", "Gbps": "network_bandwidth",
-                        "tokens/s": "generation_throughput", "TFLOPS": "compute"}
+_COUNT_ATTRIBUTES = {
+    "contributors": "contributors",
+    "commits": "commits",
+    "models": "model_count",
+    "gpus": "gpu_count",
+    "nodes": "node_count",
+}
+_QUANTITY_ATTRIBUTES = {
+    "tokens": "tokens",
+    "parameters": "parameters",
+    "GB": "memory",
+    "MB": "memory",
+    "TB": "storage",
+    "GB/s": "bandwidth",
+    "Gbps": "network_bandwidth",
+    "tokens/s": "generation_throughput",
+    "TFLOPS": "compute",
+}
 _RELEASE_WIDE_COUNTS = {"contributors", "commits"}
 
 
@@ -57,26 +70,28 @@ class Claim:
     value_num: float | None
     value_max: float | None
     value_tol: float | None
-    value_low: float | None     # the interval its hedge allows (`notation.hedged_bounds`)
+    value_low: float | None  # the interval its hedge allows (`notation.hedged_bounds`)
     value_high: float | None
     unit: str | None
     qualifier: str
     baseline: str | None
-    conditions: str | None      # "gpus=64;hw=nvidia-a100": what the value holds under
+    conditions: str | None  # "gpus=64;hw=nvidia-a100": what the value holds under
     release: str | None
     release_source: str | None  # heading | sentence | title | body: where the release comes from
-    subject_source: str         # glossary | name | heading | release | model (a sized model's name)
+    subject_source: str  # glossary | name | heading | release | model (a sized model's name)
     char_start: int
     char_end: int
     evidence: str
     evidence_en: str | None
-    set_valued: bool = False    # one of several values the subject has: corroborates, never contradicts
+    set_valued: bool = False  # one of several values the subject has: corroborates, never contradicts
 
 
 def _nearest(mentions: Sequence[SubjectMention], start: int, end: int) -> SubjectMention | None:
     """The mention closest to [start, end), preferring one before it over one after at equal distance."""
+
     def distance(m: SubjectMention) -> tuple[int, int]:
         return (start - m.end, 0) if m.end <= start else (m.start - end, 1)
+
     outside = [m for m in mentions if m.end <= start or m.start >= end]
     return min(outside, key=distance, default=None)
 
@@ -93,11 +108,13 @@ def _head_mention(mentions: Sequence[SubjectMention], lang: str) -> SubjectMenti
 
 # ---- building -----------------------------------------------------------------------------
 
+
 class ClaimBuilder:
     """Builds the claims of one document, segment by segment, carrying section context."""
 
-    def __init__(self, doc_id: str, release: str | None, lang: str | None, release_source: str | None = None,
-                 title: str | None = None) -> None:
+    def __init__(
+        self, doc_id: str, release: str | None, lang: str | None, release_source: str | None = None, title: str | None = None
+    ) -> None:
         self.doc_id = doc_id
         self.title = title  # the document's title: the release it names was weighed against the body's
         self.doc_release, self.doc_release_source = release, release_source if release else None
@@ -123,7 +140,7 @@ class ClaimBuilder:
         return claims
 
     def _relations(self, segment: SegmentInput) -> list[Claim]:
-        """"CPUまたはNVMeメモリにオフロード", "默认服务器后端切换为 libuv": a value named in words
+        """ "CPUまたはNVMeメモリにオフロード", "默认服务器后端切换为 libuv": a value named in words
         (`relations` in lang/<code>/rules.yaml), one claim per term, of the nearest subject outside
         the value. A subject has several such values (offload targets), so they only corroborate;
         some hold whatever the release, like a model's size (`release_independent_relations`)."""
@@ -136,16 +153,29 @@ class ClaimBuilder:
                 if subject is None:
                     continue
                 for term in terms(match["value"], start):
-                    claims.append(self._claim(segment, subject, attribute, term.text.casefold(), term.start, term.end,
-                                              set_valued=True, release=release))
+                    claims.append(
+                        self._claim(
+                            segment,
+                            subject,
+                            attribute,
+                            term.text.casefold(),
+                            term.start,
+                            term.end,
+                            set_valued=True,
+                            release=release,
+                        )
+                    )
         return claims
 
     def _relation_subject(self, segment: SegmentInput, start: int, end: int) -> SubjectMention | None:
         """The subject nearest to a relation's value in its clause (a sure one first, then a name
         the glossary does not know: "ZeRO-Infinity offloads…"), else the section's."""
         clause_start, clause_end = clause_bounds(segment.text, start)
-        outside = [m for m in subject_mentions(segment.text, segment.entities)
-                   if (m.end <= start or m.start >= end) and clause_start <= m.start and m.end <= clause_end]
+        outside = [
+            m
+            for m in subject_mentions(segment.text, segment.entities)
+            if (m.end <= start or m.start >= end) and clause_start <= m.start and m.end <= clause_end
+        ]
         specific = [m for m in outside if is_specific(m, segment.entities)]
         return _nearest(specific, start, end) or _nearest(outside, start, end) or self.section_subject
 
@@ -170,8 +200,7 @@ class ClaimBuilder:
         """The maturity a header cell names, '' for another section name, None for an ordinary cell."""
         cell = segment.text[start:end].strip("* ")
         for entity in segment.entities:
-            if entity.label == MATURITY and entity.start >= start and entity.end <= end \
-                    and len(cell) <= len(entity.text) + 4:
+            if entity.label == MATURITY and entity.start >= start and entity.end <= end and len(cell) <= len(entity.text) + 4:
                 return entity.norm
         return "" if rules_for(self.lang).other_sections.search(cell) else None
 
@@ -226,18 +255,28 @@ class ClaimBuilder:
         return claims
 
     def _model_sizes(self, segment: SegmentInput) -> list[Claim]:
-        """"BLOOM-176B", "Megatron-Turing NLG 530Bモデル": a named model's size, true whatever the
+        """ "BLOOM-176B", "Megatron-Turing NLG 530Bモデル": a named model's size, true whatever the
         release (these claims corroborate but never contradict: one family has many sizes)."""
         claims = []
         for mention in segment.readings:
             if mention.kind == MODEL and mention.name and mention.value:
                 subject = SubjectMention(slug(mention.name), mention.name, mention.start, mention.end)
-                claims.append(self._claim(segment, subject, "parameters", _size(mention.value), mention.start,
-                                          mention.end, subject_source="model", set_valued=True))
+                claims.append(
+                    self._claim(
+                        segment,
+                        subject,
+                        "parameters",
+                        _size(mention.value),
+                        mention.start,
+                        mention.end,
+                        subject_source="model",
+                        set_valued=True,
+                    )
+                )
         return claims
 
     def _dependency_versions(self, segment: SegmentInput) -> list[Claim]:
-        """"包括支援 Python 3.12", "弃用CUDA 10.2", "CUDA 11.7 には cuDNN 8.5.0 が付属": a version of
+        """ "包括支援 Python 3.12", "弃用CUDA 10.2", "CUDA 11.7 には cuDNN 8.5.0 が付属": a version of
         another product a release supports, drops or names, claimed of the release's product as
         `supports_<product>`, `drops_<product>` or `mentions_<product>` (a release has several:
         these only corroborate)."""
@@ -246,10 +285,20 @@ class ClaimBuilder:
             return []
         product = release[0].split(" ", 1)[0]
         subject = SubjectMention(product, release[0], 0, 0)
-        return [self._claim(segment, subject, f"{status}_{entity.product}", entity.version or "",
-                            entity.start, entity.end, set_valued=True, release=release)
-                for entity, status in dependency_versions(segment.text, segment.lang, segment.entities)
-                if entity.product != product and entity.version]
+        return [
+            self._claim(
+                segment,
+                subject,
+                f"{status}_{entity.product}",
+                entity.version or "",
+                entity.start,
+                entity.end,
+                set_valued=True,
+                release=release,
+            )
+            for entity, status in dependency_versions(segment.text, segment.lang, segment.entities)
+            if entity.product != product and entity.version
+        ]
 
     def _value_claim(self, segment: SegmentInput, entity: Entity, mentions: list[SubjectMention]) -> list[Claim]:
         attribute = self._value_attribute(segment, entity)
@@ -261,8 +310,18 @@ class ClaimBuilder:
         subject = self._value_subject(segment, entity, mentions, attribute, baseline_span)
         if subject is None:
             return []
-        return [self._claim(segment, subject, attribute, entity.norm + (entity.unit if entity.unit in ("%", "x") else ""),
-                            entity.start, entity.end, entity, baseline)]
+        return [
+            self._claim(
+                segment,
+                subject,
+                attribute,
+                entity.norm + (entity.unit if entity.unit in ("%", "x") else ""),
+                entity.start,
+                entity.end,
+                entity,
+                baseline,
+            )
+        ]
 
     def _value_attribute(self, segment: SegmentInput, entity: Entity) -> str | None:
         if entity.label == COUNT:
@@ -275,8 +334,14 @@ class ClaimBuilder:
             return "speedup" if entity.label == MULTIPLIER and attribute == "performance" else attribute
         return None
 
-    def _value_subject(self, segment: SegmentInput, entity: Entity, mentions: list[SubjectMention],
-                       attribute: str, baseline_span: tuple[int, int] | None) -> SubjectMention | None:
+    def _value_subject(
+        self,
+        segment: SegmentInput,
+        entity: Entity,
+        mentions: list[SubjectMention],
+        attribute: str,
+        baseline_span: tuple[int, int] | None,
+    ) -> SubjectMention | None:
         if attribute in _RELEASE_WIDE_COUNTS:
             return self._release_subject()
         usable = [m for m in mentions if not baseline_span or not (baseline_span[0] <= m.start < baseline_span[1])]
@@ -286,9 +351,13 @@ class ClaimBuilder:
         # A subject the glossary knows (or a versioned product), in the clause or the sentence; else
         # the one a sentence opening with "this"/"これ" refers back to; else the section's; only then
         # a name the glossary does not know (a name in the sentence may be a benchmark or a workload).
-        subject = (_nearest([m for m in specific if m in in_clause], entity.start, entity.end)
-                   or _nearest(specific, entity.start, entity.end) or self._referred(segment)
-                   or self.section_subject or _nearest(in_clause, entity.start, entity.end))
+        subject = (
+            _nearest([m for m in specific if m in in_clause], entity.start, entity.end)
+            or _nearest(specific, entity.start, entity.end)
+            or self._referred(segment)
+            or self.section_subject
+            or _nearest(in_clause, entity.start, entity.end)
+        )
         return subject or (self._release_subject() if entity.label == COUNT else None)
 
     def _referred(self, segment: SegmentInput) -> SubjectMention | None:
@@ -303,27 +372,51 @@ class ClaimBuilder:
             return None
         return SubjectMention(self.release.split(" ", 1)[0], self.release, 0, 0)
 
-    def _claim(self, segment: SegmentInput, subject: SubjectMention, attribute: str, value: str,
-               start: int, end: int, entity: Entity | None = None, baseline: str | None = None,
-               subject_source: str | None = None, set_valued: bool = False,
-               release: tuple[str | None, str | None] | None = None) -> Claim:
+    def _claim(
+        self,
+        segment: SegmentInput,
+        subject: SubjectMention,
+        attribute: str,
+        value: str,
+        start: int,
+        end: int,
+        entity: Entity | None = None,
+        baseline: str | None = None,
+        subject_source: str | None = None,
+        set_valued: bool = False,
+        release: tuple[str | None, str | None] | None = None,
+    ) -> Claim:
         key = f"{self.doc_id}|{segment.seg_idx}|{subject.subject}|{attribute}|{start}"
         release_name, release_source = release or self._release_of(segment, subject_source)
-        low, high = (hedged_bounds(entity.value_num, entity.value_max, entity.value_tol or 0.0, entity.qualifier)
-                     if entity and entity.value_num is not None else (None, None))
+        low, high = (
+            hedged_bounds(entity.value_num, entity.value_max, entity.value_tol or 0.0, entity.qualifier)
+            if entity and entity.value_num is not None
+            else (None, None)
+        )
         return Claim(
-            claim_id=hashlib.sha1(key.encode()).hexdigest()[:16], doc_id=self.doc_id,
-            seg_idx=segment.seg_idx, subject=subject.subject, subject_text=subject.surface,
-            attribute=attribute, value=value,
-            value_num=entity.value_num if entity else None, value_max=entity.value_max if entity else None,
-            value_tol=entity.value_tol if entity else None, value_low=low, value_high=high,
+            claim_id=hashlib.sha1(key.encode()).hexdigest()[:16],
+            doc_id=self.doc_id,
+            seg_idx=segment.seg_idx,
+            subject=subject.subject,
+            subject_text=subject.surface,
+            attribute=attribute,
+            value=value,
+            value_num=entity.value_num if entity else None,
+            value_max=entity.value_max if entity else None,
+            value_tol=entity.value_tol if entity else None,
+            value_low=low,
+            value_high=high,
             unit=entity.unit if entity else None,
             qualifier=entity.qualifier if entity else "exact",
             baseline=baseline.lower() if baseline else None,
             conditions=conditions(segment.text, segment.entities, entity) if entity else None,
-            release=release_name, release_source=release_source,
+            release=release_name,
+            release_source=release_source,
             subject_source=subject_source or self._subject_source(subject),
-            char_start=start, char_end=end, evidence=segment.text, evidence_en=segment.text_en,
+            char_start=start,
+            char_end=end,
+            evidence=segment.text,
+            evidence_en=segment.text_en,
             set_valued=set_valued,
         )
 
@@ -345,9 +438,14 @@ class ClaimBuilder:
         if self.release is None:
             return self._release_of(segment, None)
         product = self.release.split(" ", 1)[0]
-        named = {e.norm for e in segment.entities
-                 if e.label == VERSION and e.product == product
-                 and not is_earlier(segment, e) and not is_baseline(segment.text, segment.lang, e)}
+        named = {
+            e.norm
+            for e in segment.entities
+            if e.label == VERSION
+            and e.product == product
+            and not is_earlier(segment, e)
+            and not is_baseline(segment.text, segment.lang, e)
+        }
         if len(named) == 1 and self.release not in named:
             return named.pop(), "sentence"
         return self.release, self.release_source
@@ -368,8 +466,14 @@ def _size(value: float) -> str:
     return canonical(value)
 
 
-def build_claims(doc_id: str, lang: str | None, release: str | None, segments: Sequence[SegmentInput],
-                 release_source: str | None = None, title: str | None = None) -> list[Claim]:
+def build_claims(
+    doc_id: str,
+    lang: str | None,
+    release: str | None,
+    segments: Sequence[SegmentInput],
+    release_source: str | None = None,
+    title: str | None = None,
+) -> list[Claim]:
     """All claims of one document, deduplicated by claim id."""
     claims = ClaimBuilder(doc_id, release, lang, release_source, title).build(segments)
     return list({claim.claim_id: claim for claim in claims}.values())

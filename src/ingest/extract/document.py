@@ -18,26 +18,55 @@ from .segments import SegmentInput
 
 
 def _entity_rows(doc_id: str, seg_idx: int, entities: Sequence[Entity]) -> list[dict[str, Any]]:
-    return [{"doc_id": doc_id, "seg_idx": seg_idx, "ent_idx": i, "label": e.label, "text": e.text,
-             "norm": e.norm, "value_num": e.value_num, "value_max": e.value_max, "value_tol": e.value_tol,
-             "unit": e.unit, "qualifier": e.qualifier, "char_start": e.start, "char_end": e.end}
-            for i, e in enumerate(entities)]
+    return [
+        {
+            "doc_id": doc_id,
+            "seg_idx": seg_idx,
+            "ent_idx": i,
+            "label": e.label,
+            "text": e.text,
+            "norm": e.norm,
+            "value_num": e.value_num,
+            "value_max": e.value_max,
+            "value_tol": e.value_tol,
+            "unit": e.unit,
+            "qualifier": e.qualifier,
+            "char_start": e.start,
+            "char_end": e.end,
+        }
+        for i, e in enumerate(entities)
+    ]
 
 
-def document_row(prepared: PreparedDocument, run_id: str, fingerprint: str,
-                 release: str | None = None, release_note: str | None = None) -> dict[str, Any]:
+def document_row(
+    prepared: PreparedDocument, run_id: str, fingerprint: str, release: str | None = None, release_note: str | None = None
+) -> dict[str, Any]:
     """The document's row of the `documents` table."""
     source, meta = prepared.source, prepared.metadata
     return {
-        "doc_id": source.doc_id, "path": source.path, "source_root": source.root, "format": source.fmt,
+        "doc_id": source.doc_id,
+        "path": source.path,
+        "source_root": source.root,
+        "format": source.fmt,
         "sha256": source.sha256,
-        "size_bytes": source.size, "encoding": prepared.encoding, "lang": prepared.lang,
-        "lang_variant": prepared.lang_variant, "lang_confidence": prepared.lang_confidence,
-        "title": meta.title, "published_at": meta.published_at, "source_url": meta.source_url,
-        "translator": meta.translator, "author": meta.author, "release": release,
-        "release_note": release_note, "text": prepared.text, "status": str(prepared.status),
-        "error": prepared.error, "duplicate_of": prepared.source.duplicate_of,
-        "pipeline_version": fingerprint, "run_id": run_id,
+        "size_bytes": source.size,
+        "encoding": prepared.encoding,
+        "lang": prepared.lang,
+        "lang_variant": prepared.lang_variant,
+        "lang_confidence": prepared.lang_confidence,
+        "title": meta.title,
+        "published_at": meta.published_at,
+        "source_url": meta.source_url,
+        "translator": meta.translator,
+        "author": meta.author,
+        "release": release,
+        "release_note": release_note,
+        "text": prepared.text,
+        "status": str(prepared.status),
+        "error": prepared.error,
+        "duplicate_of": prepared.source.duplicate_of,
+        "pipeline_version": fingerprint,
+        "run_id": run_id,
         "loaded_at": utc_now(),
     }
 
@@ -65,20 +94,33 @@ def extract_document(prepared: PreparedDocument, run_id: str, fingerprint: str) 
         entities = entities_of(record.text, readings, record.lang, doc_lang)
         entity_rows.extend(_entity_rows(record.doc_id, record.seg_idx, entities))
         mention_rows.extend(reading_rows(record.doc_id, record.seg_idx, readings))
-        anchor_rows.extend({"doc_id": record.doc_id, "seg_idx": record.seg_idx, "kind": kind, "anchor": anchor}
-                           for kind, anchor in segment_anchors(record.text, record.lang, readings))
-        inputs.append(SegmentInput(record.seg_idx, record.kind, record.lang, record.text,
-                                   record.text_en, record.section, entities, tuple(readings)))
+        anchor_rows.extend(
+            {"doc_id": record.doc_id, "seg_idx": record.seg_idx, "kind": kind, "anchor": anchor}
+            for kind, anchor in segment_anchors(record.text, record.lang, readings)
+        )
+        inputs.append(
+            SegmentInput(
+                record.seg_idx, record.kind, record.lang, record.text, record.text_en, record.section, entities, tuple(readings)
+            )
+        )
         if record.text_en:
-            issues.extend({"doc_id": record.doc_id, "seg_idx": record.seg_idx, "kind": i.kind,
-                           "expected": i.expected, "detail": i.detail}
-                          for i in check_fidelity(record.text, record.text_en, record.lang))
+            issues.extend(
+                {"doc_id": record.doc_id, "seg_idx": record.seg_idx, "kind": i.kind, "expected": i.expected, "detail": i.detail}
+                for i in check_fidelity(record.text, record.text_en, record.lang)
+            )
     title_entities = find_entities(prepared.metadata.title, doc_lang) if prepared.metadata.title else []
     described = document_release(prepared.metadata.title, title_entities, inputs, prepared.metadata.source_url)
     release, note = described.release, described.note
-    claims = build_claims(prepared.source.doc_id, prepared.lang, release, inputs, described.source,
-                          prepared.metadata.title)
-    return ExtractedDocument(prepared, DocumentRows(
-        document_row(prepared, run_id, fingerprint, release, note), segments=as_rows(prepared.segments),
-        entities=entity_rows, mentions=mention_rows, claims=as_rows(claims), translation_issues=issues,
-        anchors=anchor_rows))
+    claims = build_claims(prepared.source.doc_id, prepared.lang, release, inputs, described.source, prepared.metadata.title)
+    return ExtractedDocument(
+        prepared,
+        DocumentRows(
+            document_row(prepared, run_id, fingerprint, release, note),
+            segments=as_rows(prepared.segments),
+            entities=entity_rows,
+            mentions=mention_rows,
+            claims=as_rows(claims),
+            translation_issues=issues,
+            anchors=anchor_rows,
+        ),
+    )

@@ -27,8 +27,7 @@ VERSION, HARDWARE, PERCENT, MULTIPLIER = "VERSION", "HARDWARE", "PERCENT", "MULT
 QUANTITY, COUNT, DATE, MATURITY = "QUANTITY", "COUNT", "DATE", "MATURITY"
 LABELS = (VERSION, HARDWARE, PERCENT, MULTIPLIER, QUANTITY, COUNT, DATE, MATURITY)
 # When two entities claim overlapping text the longer one wins; on equal length, this order.
-_PRIORITY = {label: rank for rank, label in enumerate(
-    (DATE, VERSION, HARDWARE, COUNT, QUANTITY, PERCENT, MULTIPLIER, MATURITY))}
+_PRIORITY = {label: rank for rank, label in enumerate((DATE, VERSION, HARDWARE, COUNT, QUANTITY, PERCENT, MULTIPLIER, MATURITY))}
 
 
 @dataclass(frozen=True)
@@ -43,8 +42,8 @@ class Entity:
     value_tol: float | None = None
     unit: str | None = None
     qualifier: str = "exact"
-    product: str | None = None   # a VERSION's product ("pytorch")
-    version: str | None = None   # ...and its version ("2.5")
+    product: str | None = None  # a VERSION's product ("pytorch")
+    version: str | None = None  # ...and its version ("2.5")
 
 
 @lru_cache(maxsize=1)
@@ -54,8 +53,7 @@ def _entity_units() -> dict[str, str]:
 
 
 def _measured(reading: Reading, label: str, end: int, norm: str, unit: str | None) -> Entity:
-    return Entity(label, "", reading.start, end, norm, reading.value, reading.value_max, reading.tol, unit,
-                  reading.qualifier)
+    return Entity(label, "", reading.start, end, norm, reading.value, reading.value_max, reading.tol, unit, reading.qualifier)
 
 
 def _range_norm(reading: Reading) -> str:
@@ -68,8 +66,9 @@ def _labelled(reading: Reading, text: str, rules: Rules) -> Entity | None:
     if reading.kind == reader.VERSION:
         if not reading.name:
             return None  # a bare version ("0.14.5") belongs to no product
-        return Entity(VERSION, reading.text, reading.start, reading.end, reading.norm,
-                      product=reading.name, version=reading.version)
+        return Entity(
+            VERSION, reading.text, reading.start, reading.end, reading.norm, product=reading.name, version=reading.version
+        )
     if reading.kind == reader.DATE:
         return Entity(DATE, reading.text, reading.start, reading.end, reading.norm) if len(reading.norm) == 10 else None
     if reading.kind == reader.PERCENT:
@@ -85,16 +84,25 @@ def _labelled(reading: Reading, text: str, rules: Rules) -> Entity | None:
         if "/" in reading.text and after is None:
             return None
         value = reading.value or 0.0
-        return Entity(MULTIPLIER, "", reading.start, after.end() if after else reading.end,
-                      canonical(round(value, 6)), value, value, 0.005, "x", reading.qualifier)
+        return Entity(
+            MULTIPLIER,
+            "",
+            reading.start,
+            after.end() if after else reading.end,
+            canonical(round(value, 6)),
+            value,
+            value,
+            0.005,
+            "x",
+            reading.qualifier,
+        )
     magnitude = _MAGNITUDE.fullmatch(reading.text)
     if reading.kind == reader.MODEL and magnitude:  # "Megatron-Turing NLG 530Bモデル": the size is a quantity
         return _measured(reading, QUANTITY, reading.start + magnitude.end("number"), reading.norm.split("@")[-1], None)
     if reading.kind != reader.NUMBER:
         return None
     if reading.unit == "models" and magnitude and (reading.value or 0) >= MODEL_SIZE_MIN:  # "a 175B model": a size
-        return _measured(reading, QUANTITY, reading.start + len(reading.text.rstrip("+")),
-                         canonical(reading.value or 0), None)
+        return _measured(reading, QUANTITY, reading.start + len(reading.text.rstrip("+")), canonical(reading.value or 0), None)
     unit = _entity_unit(reading, text, rules)
     if unit is not None:
         name, end = unit
@@ -121,15 +129,16 @@ def _entity_unit(reading: Reading, text: str, rules: Rules) -> tuple[str, int] |
         start = reading.start + digits.end()
     else:
         start = reading.end
-    found = [(name, match.end()) for name, pattern in rules.units
-             if name in _entity_units() and (match := pattern.match(text, start))]
+    found = [
+        (name, match.end()) for name, pattern in rules.units if name in _entity_units() and (match := pattern.match(text, start))
+    ]
     if glued and reading.unit in _entity_units():
         found.append((reading.unit, reading.end))
     return max(found, key=lambda unit: unit[1], default=None)
 
 
 def _with_text(entity: Entity, text: str) -> Entity:
-    return entity if entity.text else Entity(**{**entity.__dict__, "text": text[entity.start:entity.end]})
+    return entity if entity.text else Entity(**{**entity.__dict__, "text": text[entity.start : entity.end]})
 
 
 def _lexical(label: str, found: Iterator[Lexical]) -> Iterator[Entity]:
@@ -146,17 +155,25 @@ def _resolve_overlaps(candidates: list[Entity]) -> list[Entity]:
     kept: list[Entity] = []
     taken = bytearray(max((e.end for e in candidates), default=0))
     for entity in ranked:
-        if not any(taken[entity.start:entity.end]):
+        if not any(taken[entity.start : entity.end]):
             kept.append(entity)
-            taken[entity.start:entity.end] = b"\x01" * (entity.end - entity.start)
-    nested = [e for e in candidates if e.label == HARDWARE and e not in kept
-              and any(k.label == COUNT and k.start <= e.start and e.end <= k.end for k in kept)]
+            taken[entity.start : entity.end] = b"\x01" * (entity.end - entity.start)
+    nested = [
+        e
+        for e in candidates
+        if e.label == HARDWARE and e not in kept and any(k.label == COUNT and k.start <= e.start and e.end <= k.end for k in kept)
+    ]
     return sorted(kept + _longest_only(nested), key=lambda e: (e.start, -e.end))
 
 
 def _longest_only(entities: list[Entity]) -> list[Entity]:
-    return [e for e in entities if not any(o is not e and o.start <= e.start and e.end <= o.end
-                                           and (o.end - o.start) > (e.end - e.start) for o in entities)]
+    return [
+        e
+        for e in entities
+        if not any(
+            o is not e and o.start <= e.start and e.end <= o.end and (o.end - o.start) > (e.end - e.start) for o in entities
+        )
+    ]
 
 
 def entities_of(text: str, readings: Sequence[Reading], lang: str | None, context: str | None = None) -> list[Entity]:
@@ -164,8 +181,9 @@ def entities_of(text: str, readings: Sequence[Reading], lang: str | None, contex
     words, non-overlapping, in order."""
     rules = (rules_for(lang, context) if context and context != lang else rules_for(lang)).for_text(text)
     labelled = [_with_text(entity, text) for reading in readings if (entity := _labelled(reading, text, rules))]
-    return _resolve_overlaps([*labelled, *_lexical(HARDWARE, hardware_in(text, rules)),
-                              *_lexical(MATURITY, maturity_in(text, rules))])
+    return _resolve_overlaps(
+        [*labelled, *_lexical(HARDWARE, hardware_in(text, rules)), *_lexical(MATURITY, maturity_in(text, rules))]
+    )
 
 
 def find_entities(text: str, lang: str | None, context: str | None = None) -> list[Entity]:

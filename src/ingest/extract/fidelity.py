@@ -61,9 +61,13 @@ def check_fidelity(source: str, translation: str, lang: str) -> list[FidelityIss
     theirs, ours = read(source, lang), read(translation, TARGET_LANGUAGE)
     issues = [_missing("name", name) for name in _names(theirs) if not _has_name(translation, name)]
     rendered_hardware = {e.norm for e in _hardware(translation, ours, TARGET_LANGUAGE)}
-    issues += [_missing("name", entity.text) for entity in _hardware(source, theirs, lang)
-               if entity.norm not in rendered_hardware and not _has_name(translation, entity.text)
-               and not any(issue.expected in entity.text for issue in issues)]
+    issues += [
+        _missing("name", entity.text)
+        for entity in _hardware(source, theirs, lang)
+        if entity.norm not in rendered_hardware
+        and not _has_name(translation, entity.text)
+        and not any(issue.expected in entity.text for issue in issues)
+    ]
     issues += [_missing("version", r.version or r.text) for r in theirs if r.kind == VERSION and not _has_version(ours, r)]
     issues += [_missing("date", r.text) for r in theirs if r.kind == DATE and r.norm not in {o.norm for o in ours}]
     quantities = [r for r in ours if r.kind in QUANTITIES]
@@ -120,8 +124,10 @@ def _rendered(reading: Reading, quantities: Sequence[Reading], translation: str)
         return any(q.kind == PERCENT and values_agree(reading, q) for q in quantities)
     if reading.kind in (MULTIPLIER, FRACTION):
         factor = _factor(reading)
-        if any(q.kind in (MULTIPLIER, FRACTION) and abs(_factor(q) - factor) <= max(q.tol, reading.tol, 0.01 * factor)
-               for q in quantities):
+        if any(
+            q.kind in (MULTIPLIER, FRACTION) and abs(_factor(q) - factor) <= max(q.tol, reading.tol, 0.01 * factor)
+            for q in quantities
+        ):
             return True
         if reading.kind == FRACTION:
             return _fraction_rendered(reading, quantities, translation)
@@ -129,7 +135,7 @@ def _rendered(reading: Reading, quantities: Sequence[Reading], translation: str)
 
 
 def _fraction_rendered(reading: Reading, quantities: Sequence[Reading], translation: str) -> bool:
-    """"1/4" as "25%", as "a quarter", or as "4 times less"."""
+    """ "1/4" as "25%", as "a quarter", or as "4 times less"."""
     value = reading.value or 0.0
     if any(q.kind == PERCENT and abs((q.value or 0.0) - 100 * value) <= max(q.tol, 0.5) for q in quantities):
         return True
@@ -138,4 +144,5 @@ def _fraction_rendered(reading: Reading, quantities: Sequence[Reading], translat
         return False
     words = [w for w, n in vocabulary().fraction_words.items() if n == denominator]
     return any(re.search(rf"\b{re.escape(w)}\b", translation, re.IGNORECASE) for w in words) or any(
-        q.kind == NUMBER and q.value == denominator for q in quantities)
+        q.kind == NUMBER and q.value == denominator for q in quantities
+    )

@@ -28,9 +28,9 @@ _LATIN_WORD_AFTER = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvw
 
 @dataclass(frozen=True)
 class _Alias:
-    key: str            # casefolded, whitespace removed
+    key: str  # casefolded, whitespace removed
     subject: str
-    latin_start: bool   # must not continue a Latin word ("ACL" inside "mkldnn_acl", "ITT" in "torch.itt")
+    latin_start: bool  # must not continue a Latin word ("ACL" inside "mkldnn_acl", "ITT" in "torch.itt")
     latin_end: bool
 
 
@@ -61,9 +61,13 @@ def glossary() -> dict[str, dict]:
 
 @lru_cache(maxsize=1)
 def _aliases() -> list[_Alias]:
-    return [_Alias(_fold(alias)[0], subject, alias[:1].isascii() and alias[:1].isalnum(),
-                   alias[-1:].isascii() and alias[-1:].isalnum())
-            for subject, entry in glossary().items() for alias in entry["aliases"]]
+    return [
+        _Alias(
+            _fold(alias)[0], subject, alias[:1].isascii() and alias[:1].isalnum(), alias[-1:].isascii() and alias[-1:].isalnum()
+        )
+        for subject, entry in glossary().items()
+        for alias in entry["aliases"]
+    ]
 
 
 def _trie_pattern(keys: Iterable[str]) -> str:
@@ -85,12 +89,13 @@ def _trie_pattern(keys: Iterable[str]) -> str:
         if len(branches) == 1 and not ends_here:
             return branches[0]
         return "(?:" + "|".join(branches) + ")" + ("?" if ends_here else "")
+
     return pattern(trie)
 
 
 @dataclass(frozen=True)
 class _AliasIndex:
-    longest: re.Pattern                      # captures the longest alias key starting at a position
+    longest: re.Pattern  # captures the longest alias key starting at a position
     prefixes: dict[str, list[list[_Alias]]]  # per key: the aliases of it and of every key it starts with
 
 

@@ -66,8 +66,11 @@ def english_concepts(text: str) -> list[str]:
 
 
 # Glosses that describe the word rather than translate it ("surname Zu", "variant of 組", "see 組织").
-_NOT_A_MEANING = re.compile(r"^(?:surname|(?:old |archaic )?variant of|see |also written|used in|abbr\. for|"
-                            r"erhua variant|Japanese variant)\b", re.I)
+_NOT_A_MEANING = re.compile(
+    r"^(?:surname|(?:old |archaic )?variant of|see |also written|used in|abbr\. for|"
+    r"erhua variant|Japanese variant)\b",
+    re.I,
+)
 
 
 def gloss_concepts(glosses: Iterable[str]) -> tuple[str, ...]:
@@ -84,6 +87,7 @@ def gloss_concepts(glosses: Iterable[str]) -> tuple[str, ...]:
 
 
 # ---- the dictionaries ---------------------------------------------------------------------------
+
 
 def _cedict_entries(source: Path) -> Iterator[tuple[str, list[str]]]:
     """CC-CEDICT lines: 'TRADITIONAL SIMPLIFIED [pin yin] /gloss/gloss/'."""
@@ -104,8 +108,9 @@ def _jmdict_entries(source: Path) -> Iterator[tuple[str, list[str]]]:
     con = sqlite3.connect(f"file:{source}?mode=ro", uri=True)
     try:
         glosses: dict[int, list[str]] = {}
-        for idseq, text in con.execute("SELECT s.idseq, g.text FROM Sense s JOIN SenseGloss g ON g.sid = s.ID "
-                                       "WHERE g.lang = 'eng' ORDER BY s.idseq, s.ID"):
+        for idseq, text in con.execute(
+            "SELECT s.idseq, g.text FROM Sense s JOIN SenseGloss g ON g.sid = s.ID WHERE g.lang = 'eng' ORDER BY s.idseq, s.ID"
+        ):
             glosses.setdefault(idseq, []).append(text)
         for table in ("Kanji", "Kana"):
             for idseq, form in con.execute(f"SELECT idseq, text FROM {table} ORDER BY ID"):
@@ -116,8 +121,7 @@ def _jmdict_entries(source: Path) -> Iterator[tuple[str, list[str]]]:
 
 
 # How each dictionary format is read; which language uses which is in its profile (`lexicon:`).
-_READERS: dict[str, Callable[[Path], Iterator[tuple[str, list[str]]]]] = {
-    "cedict": _cedict_entries, "jmdict": _jmdict_entries}
+_READERS: dict[str, Callable[[Path], Iterator[tuple[str, list[str]]]]] = {"cedict": _cedict_entries, "jmdict": _jmdict_entries}
 
 
 def _source_path(spec: dict) -> Path:

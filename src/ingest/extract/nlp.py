@@ -47,6 +47,7 @@ class SudachiSurfaceTokenizer(DummyTokenizer):
 def create_sudachi_surface_tokenizer(split_mode: str = "A"):
     def make(nlp: Language) -> SudachiSurfaceTokenizer:
         return SudachiSurfaceTokenizer(nlp.vocab, split_mode)
+
     return make
 
 

@@ -29,6 +29,7 @@ RELATIVE_TOLERANCE_CAP = 0.05
 
 # ---- values ------------------------------------------------------------------------------------
 
+
 def written_tolerance(value: float, half_unit: float) -> float:
     """Half a unit of the last written digit, at most 5 % of the value (never 0 for 0)."""
     return min(half_unit, RELATIVE_TOLERANCE_CAP * abs(value)) if value else half_unit
@@ -96,6 +97,7 @@ def version_norm(text: str) -> str:
 
 # ---- numerals ----------------------------------------------------------------------------------
 
+
 @dataclass(frozen=True)
 class Numerals:
     """The numerals of every profile (三 = 3) and its magnitudes (万 = 10,000), with the rules of
@@ -153,35 +155,38 @@ class Numerals:
 
 @lru_cache(maxsize=1)
 def numerals() -> Numerals:
-    return Numerals({char: value for p in profiles().values() for char, value in p.numerals.items()},
-                    {char: value for p in profiles().values() for char, value in p.magnitudes.items()})
+    return Numerals(
+        {char: value for p in profiles().values() for char, value in p.numerals.items()},
+        {char: value for p in profiles().values() for char, value in p.magnitudes.items()},
+    )
 
 
 # ---- words -------------------------------------------------------------------------------------
 
+
 @dataclass(frozen=True)
 class Vocabulary:
-    words: dict[str, float]           # number words ("two", "dozen")
-    articles: tuple[str, ...]         # articles that count one ("a year", "a hundred")
-    durations: frozenset[str]         # units of time ("years"): an article before one counts one
-    scales: dict[str, float]          # "million"
-    multipliers: dict[str, float]     # words that are a factor by themselves ("twice", "翻倍", "half")
-    fraction_words: dict[str, int]    # words naming 1/N ("quarter" -> 4)
-    counters: tuple[str, ...]         # classifiers that make a bare CJK numeral a figure (三个)
+    words: dict[str, float]  # number words ("two", "dozen")
+    articles: tuple[str, ...]  # articles that count one ("a year", "a hundred")
+    durations: frozenset[str]  # units of time ("years"): an article before one counts one
+    scales: dict[str, float]  # "million"
+    multipliers: dict[str, float]  # words that are a factor by themselves ("twice", "翻倍", "half")
+    fraction_words: dict[str, int]  # words naming 1/N ("quarter" -> 4)
+    counters: tuple[str, ...]  # classifiers that make a bare CJK numeral a figure (三个)
     article_counters: tuple[str, ...]  # ...except after 一, where they make an article ("一个" = "a")
-    halves: tuple[str, ...]           # a half after a number's counter ("三年半" = 3.5 years)
+    halves: tuple[str, ...]  # a half after a number's counter ("三年半" = 3.5 years)
     ordinal_suffixes: tuple[str, ...]  # after a number and its counter, a rank ("二つ目", "2番目")
-    vague: tuple[str, ...]            # words that make a number after them an estimate ("数百", "several")
-    idioms: tuple[str, ...]           # numerals inside words ("十分", "一般")
-    range_words: tuple[str, ...]      # joiners of a range's two ends ("to", "至")
-    references: tuple[str, ...]       # words before a figure or table number ("Figure", "图")
-    version_words: tuple[str, ...]    # words before a version ("version", "版本")
+    vague: tuple[str, ...]  # words that make a number after them an estimate ("数百", "several")
+    idioms: tuple[str, ...]  # numerals inside words ("十分", "一般")
+    range_words: tuple[str, ...]  # joiners of a range's two ends ("to", "至")
+    references: tuple[str, ...]  # words before a figure or table number ("Figure", "图")
+    version_words: tuple[str, ...]  # words before a version ("version", "版本")
     percent_prefixes: tuple[str, ...]  # words before a numeral that make it a percentage (百分之)
-    percent_words: tuple[str, ...]    # words after a number that make it a percentage ("percent")
+    percent_words: tuple[str, ...]  # words after a number that make it a percentage ("percent")
     multiplier_suffixes: tuple[str, ...]  # words after a number that make it a factor ("倍", "times")
-    decimal_points: tuple[str, ...]   # the decimal point of numerals (三点五)
-    months: dict[str, int]            # month names as written in dates ("July" -> 7)
-    glued_units: dict[str, str]       # letters glued to digits that are a unit ("gb" -> "GB")
+    decimal_points: tuple[str, ...]  # the decimal point of numerals (三点五)
+    months: dict[str, int]  # month names as written in dates ("July" -> 7)
+    glued_units: dict[str, str]  # letters glued to digits that are a unit ("gb" -> "GB")
     latin_magnitudes: dict[str, float]  # letters glued to digits that are a magnitude ("B" -> 1e9)
     percent_signs: tuple[str, ...]
     multiplier_signs: tuple[str, ...]
@@ -195,18 +200,24 @@ def longest_first(words: Iterable[str]) -> tuple[str, ...]:
 def vocabulary() -> Vocabulary:
     def merged(key: str) -> list:
         return every_language(key, section="numbers")
+
     common = common_rules()
     return Vocabulary(
         words={k.lower(): float(v) for k, v in merged("words")},
-        articles=longest_first(w.lower() for w in merged("articles")), durations=frozenset(common["durations"]),
+        articles=longest_first(w.lower() for w in merged("articles")),
+        durations=frozenset(common["durations"]),
         scales={k.lower(): float(v) for k, v in merged("scales")},
         multipliers={k.lower(): float(v) for k, v in merged("multipliers")},
         fraction_words={k.lower(): int(v) for k, v in merged("fraction_words")},
-        counters=longest_first(merged("counters")), article_counters=longest_first(merged("article_counters")),
-        halves=longest_first(merged("halves")), ordinal_suffixes=longest_first(merged("ordinal_suffixes")),
+        counters=longest_first(merged("counters")),
+        article_counters=longest_first(merged("article_counters")),
+        halves=longest_first(merged("halves")),
+        ordinal_suffixes=longest_first(merged("ordinal_suffixes")),
         vague=longest_first(merged("vague")),
-        idioms=longest_first(merged("idioms")), range_words=longest_first(merged("range")),
-        references=longest_first(merged("references")), version_words=longest_first(merged("versions")),
+        idioms=longest_first(merged("idioms")),
+        range_words=longest_first(merged("range")),
+        references=longest_first(merged("references")),
+        version_words=longest_first(merged("versions")),
         percent_prefixes=longest_first(merged("percent_prefix")),
         percent_words=longest_first(merged("percent_words")),
         multiplier_suffixes=longest_first(merged("multiplier_suffixes")),
@@ -214,7 +225,9 @@ def vocabulary() -> Vocabulary:
         months={k: int(v) for k, v in merged("months")},
         glued_units={str(k): str(v) for k, v in common["glued_units"].items()},
         latin_magnitudes={str(k): float(v) for k, v in common["latin_magnitudes"].items()},
-        percent_signs=tuple(common["percent_signs"]), multiplier_signs=tuple(common["multiplier_signs"]))
+        percent_signs=tuple(common["percent_signs"]),
+        multiplier_signs=tuple(common["multiplier_signs"]),
+    )
 
 
 def alternation(words: Iterable[str]) -> str:
@@ -224,8 +237,12 @@ def alternation(words: Iterable[str]) -> str:
 
 def word_alternation(words: Iterable[str]) -> str:
     """`alternation`, where a word ending in a Latin letter must end a word ("times", not "timestamp")."""
-    return "|".join(re.escape(w) + (r"\b" if w[-1:].isascii() and w[-1:].isalpha() else r"(?![A-Za-z0-9])")
-                    for w in longest_first(words)) or "(?!)"
+    return (
+        "|".join(
+            re.escape(w) + (r"\b" if w[-1:].isascii() and w[-1:].isalpha() else r"(?![A-Za-z0-9])") for w in longest_first(words)
+        )
+        or "(?!)"
+    )
 
 
 # ---- patterns ----------------------------------------------------------------------------------
@@ -233,9 +250,11 @@ def word_alternation(words: Iterable[str]) -> str:
 DIGITS = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
 # Three or more dotted numbers are a version ("0.14.5"), never a quantity.
 DOTTED = re.compile(r"(?<![A-Za-z0-9_.])\d+(?:\.\d+){2,}(?!\.?\d|[A-Za-z])")
-VERSION_TOKEN = re.compile(r"^[vV]?\d+(?:\.\d+){2,}(?:[-.]?(?:rc|a|b|alpha|beta|dev|post)\d*)?$"
-                           r"|^[vV]\d+(?:\.(?:\d+|\*))*(?:[-.]?(?:rc|a|b|alpha|beta|dev|post)\d*)?$"
-                           r"|^\d+(?:\.\d+)+(?:rc|a|b|alpha|beta|dev|post)\d*$")
+VERSION_TOKEN = re.compile(
+    r"^[vV]?\d+(?:\.\d+){2,}(?:[-.]?(?:rc|a|b|alpha|beta|dev|post)\d*)?$"
+    r"|^[vV]\d+(?:\.(?:\d+|\*))*(?:[-.]?(?:rc|a|b|alpha|beta|dev|post)\d*)?$"
+    r"|^\d+(?:\.\d+)+(?:rc|a|b|alpha|beta|dev|post)\d*$"
+)
 # A URL ends at whitespace, at a character no URL holds unescaped, or at the first non-ASCII
 # character (a URL in CJK prose runs into the sentence's punctuation otherwise).
 URL = re.compile("(?:https?://|www\\.)[^\\s\"'<>)\\],\u0080-\U0010ffff]+(?<![.;:!?])")
@@ -246,14 +265,14 @@ ISO_DATE = r"(?P<y>(?:19|20)\d{2})[-/.](?P<m>\d{1,2})[-/.](?P<d>\d{1,2})(?![\d.]
 class Patterns:
     url: re.Pattern
     dates: tuple[re.Pattern, ...]  # groups y, m, d (optional) or month (a month name)
-    token: re.Pattern         # an ASCII word holding a digit: identifiers, sized models, 28B, 12GB, v1.2
-    number: re.Pattern        # digits with separators and decimals, and what may follow them
-    numeral: re.Pattern       # a run of CJK numerals, with a decimal part
-    word_number: re.Pattern   # English number words ("two million", "twice")
+    token: re.Pattern  # an ASCII word holding a digit: identifiers, sized models, 28B, 12GB, v1.2
+    number: re.Pattern  # digits with separators and decimals, and what may follow them
+    numeral: re.Pattern  # a run of CJK numerals, with a decimal part
+    word_number: re.Pattern  # English number words ("two million", "twice")
     fractions: tuple[re.Pattern, ...]  # groups num, den
     reference: re.Pattern
     multiplier_word: re.Pattern  # multiplier words without Latin letters (翻倍, 半減)
-    sized_model: re.Pattern   # "BART-460M": a name and a size
+    sized_model: re.Pattern  # "BART-460M": a name and a size
     magnitude_number: re.Pattern  # "28B", "400k+"
     glued_number: re.Pattern  # "12GB", "2x"
     percent_word: re.Pattern  # a word after a number that makes it a percentage ("パーセント")
@@ -269,23 +288,37 @@ def patterns() -> Patterns:
     month = rf"(?P<month>{alternation(words.months)})"
     point = alternation(words.decimal_points)
     signs = "".join(re.escape(sign) for sign in words.multiplier_signs)
-    counted_by_article = "|".join([alternation((*words.words, *words.scales)), *(
-        pattern for unit, patterns_ in every_language("units") if unit in words.durations
-        for pattern in patterns_ if pattern.isascii())])
+    counted_by_article = "|".join(
+        [
+            alternation((*words.words, *words.scales)),
+            *(
+                pattern
+                for unit, patterns_ in every_language("units")
+                if unit in words.durations
+                for pattern in patterns_
+                if pattern.isascii()
+            ),
+        ]
+    )
     return Patterns(
         url=URL,
-        dates=tuple(re.compile(p) for p in dict.fromkeys(
-            (ISO_DATE, *(d.replace("{month}", month) for d in every_language("dates", section="numbers"))))),
+        dates=tuple(
+            re.compile(p)
+            for p in dict.fromkeys((ISO_DATE, *(d.replace("{month}", month) for d in every_language("dates", section="numbers"))))
+        ),
         # (a "×" before a digit multiplies two figures: "100Gbps×4" is 100Gbps and 4, not one name)
-        token=re.compile(r"(?<![A-Za-z0-9_.\-+])(?=(?:[A-Za-z0-9_.\-+]|×(?!\d))*\d)(?=(?:[A-Za-z0-9_.\-+]|×(?!\d))*[A-Za-z_×])"
-                         r"[A-Za-z0-9_](?:[A-Za-z0-9_.\-+]|×(?!\d))*(?:\.\*|[A-Za-z0-9_+]|×(?!\d))"),
+        token=re.compile(
+            r"(?<![A-Za-z0-9_.\-+])(?=(?:[A-Za-z0-9_.\-+]|×(?!\d))*\d)(?=(?:[A-Za-z0-9_.\-+]|×(?!\d))*[A-Za-z_×])"
+            r"[A-Za-z0-9_](?:[A-Za-z0-9_.\-+]|×(?!\d))*(?:\.\*|[A-Za-z0-9_+]|×(?!\d))"
+        ),
         number=re.compile(
             # not inside a word, a version or a number with separators ("1,0000"); "中,97.5%" is a number
             rf"(?<![A-Za-z0-9_.])(?<!\d,)(?P<num>{DIGITS})(?!\d|\.\d)"
             rf"(?:(?P<cjkmag>\s?{magnitude})|\s?(?P<scale>{alternation(words.scales)})s?\b)?"
             rf"(?P<plus>\+)?(?:\s?(?P<percent>{alternation(words.percent_signs)}|{word_alternation(words.percent_words)})"
             rf"|\s?(?P<times>[{signs}](?![A-Za-z0-9])|{word_alternation(words.multiplier_suffixes)}))?",
-            re.I),
+            re.I,
+        ),
         numeral=re.compile(rf"[{numbers.chars}]+(?:(?:{point})[{numbers.chars}]+)?"),
         # (an article counts only before a number word, a scale or a unit of time: "a model" is no figure)
         word_number=re.compile(
@@ -294,15 +327,22 @@ def patterns() -> Patterns:
             rf"(?:\s(?P<scale>{alternation(words.scales)}))?"
             rf"|(?P<mult>{alternation(w for w in words.multipliers if w.isascii())}))\b"
             rf"(?:\s?(?P<percent>{word_alternation(words.percent_words)})"
-            rf"|\s(?P<times>{word_alternation(w for w in words.multiplier_suffixes if w.isascii())}))?", re.I),
-        fractions=tuple(re.compile(p) for p in dict.fromkeys(
-            (r"(?<![\d/.,])(?P<num>\d{1,3})\s?/\s?(?P<den>\d{1,3})(?![\d/])",
-             *every_language("fractions", section="numbers")))),
+            rf"|\s(?P<times>{word_alternation(w for w in words.multiplier_suffixes if w.isascii())}))?",
+            re.I,
+        ),
+        fractions=tuple(
+            re.compile(p)
+            for p in dict.fromkeys(
+                (r"(?<![\d/.,])(?P<num>\d{1,3})\s?/\s?(?P<den>\d{1,3})(?![\d/])", *every_language("fractions", section="numbers"))
+            )
+        ),
         reference=re.compile(rf"(?:{alternation(words.references)})\s?\d+(?:\.\d+)*"),
         multiplier_word=re.compile(alternation(w for w in words.multipliers if not w.isascii())),
         # (a model's size takes a capital: "BART-460M", "Llama-2-7B"; "dpo-mix-7k" names a data set)
-        sized_model=re.compile(rf"^(?P<name>[A-Za-z][A-Za-z0-9_.]*(?:-[A-Za-z][A-Za-z0-9_.]*)*?(?:-\d+)?)"
-                               rf"-(?P<size>\d+(?:\.\d+)?)(?P<mag>[{''.join(c for c in latin if c.isupper())}])$"),
+        sized_model=re.compile(
+            rf"^(?P<name>[A-Za-z][A-Za-z0-9_.]*(?:-[A-Za-z][A-Za-z0-9_.]*)*?(?:-\d+)?)"
+            rf"-(?P<size>\d+(?:\.\d+)?)(?P<mag>[{''.join(c for c in latin if c.isupper())}])$"
+        ),
         magnitude_number=re.compile(rf"^(?P<num>\d+(?:\.\d+)?)(?P<mag>[{latin}])(?P<plus>\+)?$"),
         glued_number=re.compile(r"^(?P<num>\d+(?:\.\d+)?)(?P<unit>[A-Za-z×]+)$"),
         percent_word=re.compile(rf"\s?(?:{word_alternation(words.percent_words)})", re.I),

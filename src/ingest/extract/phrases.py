@@ -79,15 +79,24 @@ def dependency_versions(text: str, lang: str, entities: Sequence[Entity]) -> lis
     for kind, word in sorted(words, key=lambda w: w[0] == DROPPED):  # an ending word has the last say
         low, high = clause_bounds(text, word.start())
         # A comma stops a word ("10.2 はサポートされなくなり、CUDA 11.6 への移行": not 11.6); lists go on past it.
-        near = [e for e in versions if low <= e.start and e.end <= high and _gap(e, *word.span()) <= _SUPPORT_WINDOW
-                and not _COMMA.search(text, min(e.end, word.end()), max(e.start, word.start()))]
+        near = [
+            e
+            for e in versions
+            if low <= e.start
+            and e.end <= high
+            and _gap(e, *word.span()) <= _SUPPORT_WINDOW
+            and not _COMMA.search(text, min(e.end, word.end()), max(e.start, word.start()))
+        ]
         if not near:
             continue
         nearest = min(near, key=lambda e: _gap(e, *word.span()))
         for entity in _listed_with(text, versions, nearest):
             # "不再支持 CUDA 10.2", "Support for CUDA 11.6 ends": an ending word around a support word.
-            around = text[max(low, min(word.start(), entity.start) - _SUPPORT_WINDOW):
-                          min(high, max(word.end(), entity.end) + _SUPPORT_WINDOW)]
+            around = text[
+                max(low, min(word.start(), entity.start) - _SUPPORT_WINDOW) : min(
+                    high, max(word.end(), entity.end) + _SUPPORT_WINDOW
+                )
+            ]
             ended = kind == DROPPED or any(pattern.search(around) for pattern in rules.support_ended)
             status[entity.start] = DROPPED if ended else kind
     return [(e, status.get(e.start, MENTIONED)) for e in versions]
@@ -108,7 +117,7 @@ def _listed_with(text: str, versions: list[Entity], entity: Entity) -> list[Enti
         position = index
         while 0 <= position + step < len(versions):
             left, right = sorted((versions[position], versions[position + step]), key=lambda e: e.start)
-            if right.product != left.product or not _list_gap().fullmatch(text[left.end:right.start]):
+            if right.product != left.product or not _list_gap().fullmatch(text[left.end : right.start]):
                 break
             position += step
             listed.append(versions[position])
@@ -123,7 +132,7 @@ class Term:
 
 
 def terms(value: str, offset: int) -> list[Term]:
-    """"CPUまたはNVMe" -> CPU, NVMe, with their offsets in the segment (`value` starts at `offset`)."""
+    """ "CPUまたはNVMe" -> CPU, NVMe, with their offsets in the segment (`value` starts at `offset`)."""
     found, position = [], 0
     for joiner in [*relation_joiners().finditer(value), None]:
         end = joiner.start() if joiner else len(value)
@@ -133,9 +142,8 @@ def terms(value: str, offset: int) -> list[Term]:
 
 
 def is_baseline(text: str, lang: str, entity: Entity) -> bool:
-    """"比 PyTorch 2.4 快", "than PyTorch 2.4": the entity is what the sentence compares with."""
-    return any(match.start("base") == entity.start
-               for pattern in rules_for(lang).baselines for match in pattern.finditer(text))
+    """ "比 PyTorch 2.4 快", "than PyTorch 2.4": the entity is what the sentence compares with."""
+    return any(match.start("base") == entity.start for pattern in rules_for(lang).baselines for match in pattern.finditer(text))
 
 
 def _gap(entity: Entity, start: int, end: int) -> int:

@@ -45,8 +45,10 @@ def _ascii_letter_cases() -> dict[str, Chars]:
     """Every character each ASCII letter matches under IGNORECASE, asked of `re` itself: its two
     cases and the few others Unicode folds to it (KELVIN SIGN, LONG S, dotted and dotless I)."""
     others = re.findall(f"[{string.ascii_letters}]", "".join(map(chr, range(128, sys.maxunicode + 1))), re.I)
-    return {letter: frozenset(c for c in (letter.lower(), letter.upper(), *others) if re.fullmatch(letter, c, re.I))
-            for letter in string.ascii_letters}
+    return {
+        letter: frozenset(c for c in (letter.lower(), letter.upper(), *others) if re.fullmatch(letter, c, re.I))
+        for letter in string.ascii_letters
+    }
 
 
 def _under_ignorecase(chars: set[str]) -> Chars | None:
@@ -135,8 +137,7 @@ class Prefilter(Generic[Rule, Narrowed]):
     `present` bits, and what `build` makes of the lists narrowed to the rules that can match is the
     same for every text with the same bits (kept for the next such text)."""
 
-    def __init__(self, lists: Mapping[str, Sequence[Rule]],
-                 build: Callable[[dict[str, list[Rule]]], Narrowed]) -> None:
+    def __init__(self, lists: Mapping[str, Sequence[Rule]], build: Callable[[dict[str, list[Rule]]], Narrowed]) -> None:
         self._build = build
         bits: dict[Chars, int] = {}
         self._lists: dict[str, list[tuple[Rule, int]]] = {}
@@ -169,6 +170,7 @@ class Prefilter(Generic[Rule, Narrowed]):
             if len(self._narrowed) >= _NARROWED_CACHE:
                 self._narrowed.clear()
             missing = ~present
-            narrowed = self._narrowed[present] = self._build({name: [rule for rule, needs in rules if not needs & missing]
-                                                              for name, rules in self._lists.items()})
+            narrowed = self._narrowed[present] = self._build(
+                {name: [rule for rule, needs in rules if not needs & missing] for name, rules in self._lists.items()}
+            )
         return narrowed

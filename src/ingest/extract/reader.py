@@ -63,25 +63,25 @@ NOT_QUANTITIES = frozenset({IDENTIFIER, URL, REFERENCE})
 @dataclass(frozen=True)
 class Reading:
     kind: str
-    text: str                     # exactly the segment's text[start:end]
+    text: str  # exactly the segment's text[start:end]
     start: int
     end: int
-    value: float | None = None    # the value, or a range's low end
+    value: float | None = None  # the value, or a range's low end
     value_max: float | None = None
-    tol: float = 0.0              # half a unit of the last written digit, in the value's units
-    norm: str = ""                # canonical form: a number, "1.0.0rc1", "2024-10-17", "bart@460000000"
-    unit: str | None = None       # the unit or counted noun after it ("tokens", "GB", "x"), if known
-    qualifier: str = "exact"      # exact | about | almost | over | under | up_to (`notation.hedged_bounds`)
-    digits: str = ""              # the significant digits as written ("17" for 1.7B), for telling changes apart
-    name: str | None = None       # a sized model's name ("bart" for BART-460M), a version's product ("pytorch")
-    counted: str | None = None    # without a known unit: the concept of the word after it ("download")
+    tol: float = 0.0  # half a unit of the last written digit, in the value's units
+    norm: str = ""  # canonical form: a number, "1.0.0rc1", "2024-10-17", "bart@460000000"
+    unit: str | None = None  # the unit or counted noun after it ("tokens", "GB", "x"), if known
+    qualifier: str = "exact"  # exact | about | almost | over | under | up_to (`notation.hedged_bounds`)
+    digits: str = ""  # the significant digits as written ("17" for 1.7B), for telling changes apart
+    name: str | None = None  # a sized model's name ("bart" for BART-460M), a version's product ("pytorch")
+    counted: str | None = None  # without a known unit: the concept of the word after it ("download")
 
     @property
     def version(self) -> str | None:
         """A product version's number as written ("2.5" of "PyTorch 2.5")."""
         if self.kind != VERSION or not self.name:
             return None
-        return self.norm[len(self.name) + 1:]
+        return self.norm[len(self.name) + 1 :]
 
     def bounds(self) -> tuple[float, float] | None:
         """The interval a quantity's value and hedge allow (`notation.hedged_bounds`)."""
@@ -91,24 +91,47 @@ class Reading:
 
 
 # The `mentions` table holds the readings; its columns, in the record's field order.
-_ROW_COLUMNS = {"kind": "kind", "text": "text", "start": "char_start", "end": "char_end", "value": "value_num",
-                "value_max": "value_max", "tol": "value_tol", "norm": "norm", "unit": "unit",
-                "qualifier": "qualifier", "digits": "digits", "name": "name", "counted": "counted"}
+_ROW_COLUMNS = {
+    "kind": "kind",
+    "text": "text",
+    "start": "char_start",
+    "end": "char_end",
+    "value": "value_num",
+    "value_max": "value_max",
+    "tol": "value_tol",
+    "norm": "norm",
+    "unit": "unit",
+    "qualifier": "qualifier",
+    "digits": "digits",
+    "name": "name",
+    "counted": "counted",
+}
 assert list(_ROW_COLUMNS) == [f.name for f in fields(Reading)]
 
 
 def reading_rows(doc_id: str, seg_idx: int, readings: Iterable[Reading]) -> Iterator[dict[str, Any]]:
     """The `mentions` table's rows of one segment."""
     for index, reading in enumerate(readings):
-        yield {"doc_id": doc_id, "seg_idx": seg_idx, "mention_idx": index,
-               **{column: getattr(reading, name) for name, column in _ROW_COLUMNS.items()}}
+        yield {
+            "doc_id": doc_id,
+            "seg_idx": seg_idx,
+            "mention_idx": index,
+            **{column: getattr(reading, name) for name, column in _ROW_COLUMNS.items()},
+        }
 
 
 def reading_from_row(row: dict[str, Any]) -> Reading:
     """The reading a `mentions` row stores."""
     values = {name: row[column] for name, column in _ROW_COLUMNS.items()}
-    return Reading(**{**values, "tol": values["tol"] or 0.0, "norm": values["norm"] or "",
-                      "qualifier": values["qualifier"] or "exact", "digits": values["digits"] or ""})
+    return Reading(
+        **{
+            **values,
+            "tol": values["tol"] or 0.0,
+            "norm": values["norm"] or "",
+            "qualifier": values["qualifier"] or "exact",
+            "digits": values["digits"] or "",
+        }
+    )
 
 
 # A figure of "models" this large is a model's size ("25B model"), not a number of models.
@@ -118,6 +141,7 @@ _NAME_BEFORE = re.compile(r"(?P<name>[A-Z][A-Za-z0-9\-]*(?: [A-Z][A-Za-z0-9\-]*)
 
 
 # ---- reading one segment -----------------------------------------------------------------------
+
 
 def read(text: str, lang: str | None, context: str | None = None) -> list[Reading]:
     """Every figure in one segment written in `lang` (in a document in `context`), non-overlapping,
@@ -129,8 +153,11 @@ def read(text: str, lang: str | None, context: str | None = None) -> list[Readin
     for pattern in found.dates:
         reader.protected(pattern, _date)
     for version in versions_in(text, reader.rules):  # "PyTorch 2.5", "CUDA 11.6 および 11.7"
-        reader.add(reader.version_hedged(Reading(VERSION, version.text, version.start, version.end, norm=version.norm,
-                                                 name=version.product)))
+        reader.add(
+            reader.version_hedged(
+                Reading(VERSION, version.text, version.start, version.end, norm=version.norm, name=version.product)
+            )
+        )
     reader.protected(DOTTED, lambda m: Reading(VERSION, m.group(), m.start(), m.end(), norm=version_norm(m.group())))
     for match in reader.scan(found.token):
         reader.token(match)
@@ -152,8 +179,18 @@ def read(text: str, lang: str | None, context: str | None = None) -> list[Readin
 @lru_cache(maxsize=1)
 def _prefilter() -> Prefilter[re.Pattern, list[re.Pattern]]:
     found = patterns()
-    every = [DOTTED, found.url, *found.dates, found.token, found.number, found.numeral, found.word_number,
-             *found.fractions, found.reference, found.multiplier_word]
+    every = [
+        DOTTED,
+        found.url,
+        *found.dates,
+        found.token,
+        found.number,
+        found.numeral,
+        found.word_number,
+        *found.fractions,
+        found.reference,
+        found.multiplier_word,
+    ]
     return Prefilter({"notation": every}, lambda narrowed: narrowed["notation"])
 
 
@@ -177,7 +214,7 @@ class _Reader:
     def add(self, reading: Reading | None) -> None:
         if reading is None or reading.start >= reading.end or not self.free(reading.start, reading.end):
             return
-        self.taken[reading.start:reading.end] = b"\x01" * (reading.end - reading.start)
+        self.taken[reading.start : reading.end] = b"\x01" * (reading.end - reading.start)
         self.readings.append(reading)
 
     def protected(self, pattern: re.Pattern, make: Callable[[re.Match], Reading | None]) -> None:
@@ -197,24 +234,36 @@ class _Reader:
             factor = words.latin_magnitudes[model["mag"]]
             size = float(model["size"]) * factor
             name = model["name"].lower()
-            self.add(Reading(MODEL, token, start, end, size, size,
-                             written_tolerance(size, half_unit(model["size"]) * factor),
-                             f"{name}@{canonical(size)}", digits=significant(model["size"]), name=name))
+            self.add(
+                Reading(
+                    MODEL,
+                    token,
+                    start,
+                    end,
+                    size,
+                    size,
+                    written_tolerance(size, half_unit(model["size"]) * factor),
+                    f"{name}@{canonical(size)}",
+                    digits=significant(model["size"]),
+                    name=name,
+                )
+            )
             return
         if VERSION_TOKEN.match(token):
             self.add(Reading(VERSION, token, start, end, norm=version_norm(token)))
             return
         embedded = _EMBEDDED_VERSION.search(token)  # "gpu-release-1.0.0rc1", "accelerate==1.0.0rc0"
         if embedded:
-            self.add(Reading(IDENTIFIER, token[:embedded.start()], start, start + embedded.start(),
-                             norm=token[:embedded.start()]))
+            self.add(
+                Reading(IDENTIFIER, token[: embedded.start()], start, start + embedded.start(), norm=token[: embedded.start()])
+            )
             self.add(Reading(VERSION, embedded.group(), start + embedded.start(), end, norm=version_norm(embedded.group())))
             return
         self.add(Reading(IDENTIFIER, token, start, end, norm=token))
 
     def version_hedged(self, reading: Reading) -> Reading:
         """A version with "or later" after it ("CUDA 11.6+", "CUDA 11.6以上") is hedged 'over'."""
-        spaced = reading.end + (1 if self.text[reading.end:reading.end + 1].isspace() else 0)
+        spaced = reading.end + (1 if self.text[reading.end : reading.end + 1].isspace() else 0)
         hedge = self._hedge_at(spaced)
         if reading.text.endswith("+") or (hedge is not None and hedge[0] == "over"):
             return replace(reading, qualifier="over")
@@ -227,23 +276,25 @@ class _Reader:
         written = match["num"]
         digits = written.replace(",", "")
         factor = 1.0
-        glued = self.text[match.end("num"):match.end("num") + 1]
+        glued = self.text[match.end("num") : match.end("num") + 1]
         end = match.end()
         if match["cjkmag"]:
             factor = numerals().factor(match["cjkmag"].strip())
         elif match["scale"]:
             factor = words.scales[match["scale"].lower()]
-        elif glued in words.latin_magnitudes and not re.match(r"[A-Za-z0-9]", self.text[match.end("num") + 1:
-                                                                                        match.end("num") + 2]):
+        elif glued in words.latin_magnitudes and not re.match(
+            r"[A-Za-z0-9]", self.text[match.end("num") + 1 : match.end("num") + 2]
+        ):
             factor = words.latin_magnitudes[glued]
             end = max(end, match.end("num") + 1)
-            if self.text[end:end + 1] == "+":
+            if self.text[end : end + 1] == "+":
                 end += 1
         version_end = self._version_range_end(match)
         if version_end is not None or self._before_is_version_word(match.start()):
             end = version_end or match.end("num")
-            return Reading(VERSION, self.text[match.start():end], match.start(), end,
-                           norm=version_norm(self.text[match.start():end]))
+            return Reading(
+                VERSION, self.text[match.start() : end], match.start(), end, norm=version_norm(self.text[match.start() : end])
+            )
         if self.vague_before(match.start()) or self._ordinal(match.start(), end):
             return None
         value = float(digits) * factor
@@ -254,27 +305,38 @@ class _Reader:
         elif match["times"]:
             kind, unit = MULTIPLIER, "x"
         else:
-            unit_match = patterns().glued_number.match(self.text[match.start():self._token_end(match.start())])
+            unit_match = patterns().glued_number.match(self.text[match.start() : self._token_end(match.start())])
             if unit_match and unit_match["unit"].lower() in words.glued_units:
                 unit = words.glued_units[unit_match["unit"].lower()]
                 end = match.start() + len(unit_match.group())
                 if unit == "x":
                     kind = MULTIPLIER
-        reading = Reading(kind, self.text[match.start():end], match.start(), end, value, value, tol,
-                          canonical(value), unit, digits=significant(digits))
+        reading = Reading(
+            kind,
+            self.text[match.start() : end],
+            match.start(),
+            end,
+            value,
+            value,
+            tol,
+            canonical(value),
+            unit,
+            digits=significant(digits),
+        )
         reading = self._qualified(self._with_unit(reading))
         return reading if range_end else self._sized_model(self._ranged(reading))
 
     def _sized_model(self, reading: Reading) -> Reading:
-        """"Megatron-Turing NLG 530Bモデル", "GenSLMs 25B model": a size between a name and the word
+        """ "Megatron-Turing NLG 530Bモデル", "GenSLMs 25B model": a size between a name and the word
         model is that model's size."""
         if reading.kind != NUMBER or reading.unit != "models" or (reading.value or 0) < MODEL_SIZE_MIN:
             return reading
         name = _NAME_BEFORE.search(self.text, 0, reading.start)
         if not name:
             return reading
-        return replace(reading, kind=MODEL, name=name["name"].lower(),
-                       norm=f"{name['name'].lower()}@{canonical(reading.value or 0)}")
+        return replace(
+            reading, kind=MODEL, name=name["name"].lower(), norm=f"{name['name'].lower()}@{canonical(reading.value or 0)}"
+        )
 
     def numeral(self, match: re.Match) -> Reading | None:
         """A run of CJK numerals: a figure when it has a magnitude or a counter after it, is not an
@@ -285,18 +347,22 @@ class _Reader:
             return None
         whole, decimals = _split_decimals(run, words.decimal_points)
         value = numbers.value(whole)
-        after = self.text[end:end + 4]
+        after = self.text[end : end + 4]
         # One is a figure only with a counter that is not an article's ("一天", not "一个简单框架").
-        if value is None or value < 1 or (value < 2 and (decimals or not after.startswith(words.counters)
-                                                          or after.startswith(words.article_counters))):
+        if (
+            value is None
+            or value < 1
+            or (value < 2 and (decimals or not after.startswith(words.counters) or after.startswith(words.article_counters)))
+        ):
             return None
         if within_idiom(self.text, start, end, words.idioms) or self.vague_before(start) or self._ordinal(start, end):
             return None
         percent_prefix = next((p for p in words.percent_prefixes if self.text.endswith(p, 0, start)), None)
         percent_word = patterns().percent_word.match(self.text, end)  # "三十パーセント", "삼십 퍼센트"
         suffix = next((s for s in words.multiplier_suffixes if not s.isascii() and after.startswith(s)), None)
-        if not (any(c in numbers.magnitudes for c in whole) or after.startswith(words.counters) or percent_prefix
-                or percent_word):
+        if not (
+            any(c in numbers.magnitudes for c in whole) or after.startswith(words.counters) or percent_prefix or percent_word
+        ):
             return None
         number = float(value)
         if decimals:
@@ -308,9 +374,18 @@ class _Reader:
             kind, unit, end = PERCENT, "%", percent_word.end()
         elif suffix:
             kind, unit, end = MULTIPLIER, "x", end + len(suffix)
-        reading = Reading(kind, self.text[start:end], start, end, number, number,
-                          written_tolerance(number, numbers.half_unit(whole)), canonical(number), unit,
-                          digits=significant(canonical(number)))
+        reading = Reading(
+            kind,
+            self.text[start:end],
+            start,
+            end,
+            number,
+            number,
+            written_tolerance(number, numbers.half_unit(whole)),
+            canonical(number),
+            unit,
+            digits=significant(canonical(number)),
+        )
         return self._qualified(self._with_unit(reading))
 
     def word_number(self, match: re.Match) -> Reading | None:
@@ -331,35 +406,37 @@ class _Reader:
     def _token_end(self, start: int) -> int:
         """Where the ASCII word that starts at `start` ends ("12GB", "2×"; "100Gbps×4" ends before "×4")."""
         end, text = start, self.text
-        while end < len(text) and ((text[end].isascii() and (text[end].isalnum() or text[end] in ".,"))
-                                   or (text[end] == "×" and not text[end + 1:end + 2].isdigit())):
+        while end < len(text) and (
+            (text[end].isascii() and (text[end].isalnum() or text[end] in ".,"))
+            or (text[end] == "×" and not text[end + 1 : end + 2].isdigit())
+        ):
             end += 1
         return end
 
     def _before_is_version_word(self, start: int) -> bool:
-        """"version 2.3", "版本 2.3", "v 2": a number after a version word is a version."""
-        before = self.text[max(0, start - 12):start].rstrip().lower()
+        """ "version 2.3", "版本 2.3", "v 2": a number after a version word is a version."""
+        before = self.text[max(0, start - 12) : start].rstrip().lower()
         return before.endswith(_lowered(vocabulary().version_words))
 
     def _version_range_end(self, match: re.Match) -> int | None:
-        """"3.8-3.10": a range whose ends are not in order is a range of versions; where it ends."""
-        after = re.match(r"\s?[-–~]\s?(\d+\.\d+)(?!\.?\d)", self.text[match.end("num"):])
+        """ "3.8-3.10": a range whose ends are not in order is a range of versions; where it ends."""
+        after = re.match(r"\s?[-–~]\s?(\d+\.\d+)(?!\.?\d)", self.text[match.end("num") :])
         if after and "." in match["num"] and float(after[1]) < float(match["num"].replace(",", "")):
             return match.end("num") + after.end()
         return None
 
     def _ordinal(self, start: int, end: int) -> bool:
-        """"第一组", "二つ目", "2番目": a rank, not a quantity (a reference word before it, or an
+        """ "第一组", "二つ目", "2番目": a rank, not a quantity (a reference word before it, or an
         ordinal suffix after its counter)."""
         words = vocabulary()
         if self.text[:start].rstrip().endswith(tuple(r for r in words.references if not r.isascii())):
             return True
-        after = self.text[end:end + 6].lstrip()
-        after = after[len(next((c for c in words.counters if after.startswith(c)), "")):]
+        after = self.text[end : end + 6].lstrip()
+        after = after[len(next((c for c in words.counters if after.startswith(c)), "")) :]
         return after.startswith(words.ordinal_suffixes)
 
     def vague_before(self, start: int) -> bool:
-        before = self.text[max(0, start - 12):start].rstrip().lower()
+        before = self.text[max(0, start - 12) : start].rstrip().lower()
         return before.endswith(_lowered(vocabulary().vague))
 
     def _with_unit(self, reading: Reading) -> Reading:
@@ -375,18 +452,26 @@ class _Reader:
         if half and reading.value is not None and reading.value == reading.value_max and reading.kind == NUMBER:
             value = reading.value + 0.5
             end = unit_end + len(half)
-            reading = replace(reading, text=self.text[reading.start:end], end=end, value=value, value_max=value,
-                              tol=written_tolerance(value, 0.05), norm=canonical(value), digits=significant(canonical(value)))
+            reading = replace(
+                reading,
+                text=self.text[reading.start : end],
+                end=end,
+                value=value,
+                value_max=value,
+                tol=written_tolerance(value, 0.05),
+                norm=canonical(value),
+                digits=significant(canonical(value)),
+            )
         return reading
 
     def _past(self, position: int) -> int:
         """Past what may stand between a figure and its unit or noun: a space, a hedge ("三百多个",
         "300 or more GPUs") and a counter ("1 个 epoch")."""
-        position += 1 if self.text[position:position + 1].isspace() else 0
+        position += 1 if self.text[position : position + 1].isspace() else 0
         hedge = self._hedge_at(position)
         if hedge:
             position = hedge[1]
-            position += 1 if self.text[position:position + 1].isspace() else 0
+            position += 1 if self.text[position : position + 1].isspace() else 0
         return position + len(next((c for c in vocabulary().counters if self.text.startswith(c, position)), ""))
 
     def _hedge_at(self, position: int) -> tuple[str, int] | None:
@@ -412,7 +497,7 @@ class _Reader:
         start = self._past(position)
         if self._hedge_at(start):  # "300人以上": a hedge, not a noun
             return None
-        rest = self.text[start:start + _COUNTED_WINDOW]
+        rest = self.text[start : start + _COUNTED_WINDOW]
         latin = _LATIN_WORD_AFTER.match(rest)
         if latin:
             return " ".join(word_concepts(latin[1], "en")) or None
@@ -434,21 +519,21 @@ class _Reader:
         return reading if qualifier == "exact" else replace(reading, qualifier=qualifier)
 
     def _qualifier_after(self, reading: Reading) -> str:
-        """"280+", "三百多个", "300 or more", "100GB以上", "300人以上": a hedge after the figure, right
+        """ "280+", "三百多个", "300 or more", "100GB以上", "300人以上": a hedge after the figure, right
         after it or past its unit or counter."""
         if reading.text.endswith("+"):
             return "over"
-        spaced = reading.end + (1 if self.text[reading.end:reading.end + 1].isspace() else 0)
+        spaced = reading.end + (1 if self.text[reading.end : reading.end + 1].isspace() else 0)
         hedge = self._hedge_at(spaced)
         if hedge is None:
             _, position = self._unit_at(reading.end)
             if position == reading.end:
                 position = self._past(reading.end)
-            hedge = self._hedge_at(position + (1 if self.text[position:position + 1].isspace() else 0))
+            hedge = self._hedge_at(position + (1 if self.text[position : position + 1].isspace() else 0))
         return hedge[0] if hedge else "exact"
 
     def _ranged(self, low: Reading) -> Reading:
-        """"1.69 to 2.65", "10-18%", "3万至5万": the low end's reading with the range's high end."""
+        """ "1.69 to 2.65", "10-18%", "3万至5万": the low end's reading with the range's high end."""
         after = _range_joiner().match(self.text, low.end)
         if not after:
             return low
@@ -465,9 +550,19 @@ class _Reader:
         value = (low.value or 0) * factor
         if value >= (high.value or 0):
             return low
-        return Reading(kind, self.text[low.start:high.end], low.start, high.end, value, high.value,
-                       max(low.tol * factor, high.tol), f"{canonical(value)}-{canonical(high.value or 0)}",
-                       high.unit or low.unit, low.qualifier, low.digits)
+        return Reading(
+            kind,
+            self.text[low.start : high.end],
+            low.start,
+            high.end,
+            value,
+            high.value,
+            max(low.tol * factor, high.tol),
+            f"{canonical(value)}-{canonical(high.value or 0)}",
+            high.unit or low.unit,
+            low.qualifier,
+            low.digits,
+        )
 
     def finished(self) -> list[Reading]:
         """The readings in text order, without a figure restated in another notation in parentheses
@@ -475,8 +570,13 @@ class _Reader:
         readings: list[Reading] = []
         for reading in sorted(self.readings, key=lambda r: r.start):
             previous = readings[-1] if readings else None
-            if (previous is not None and reading.kind in QUANTITIES and previous.kind in QUANTITIES
-                    and self.text[previous.end:reading.start].strip() == "(" and values_agree(previous, reading)):
+            if (
+                previous is not None
+                and reading.kind in QUANTITIES
+                and previous.kind in QUANTITIES
+                and self.text[previous.end : reading.start].strip() == "("
+                and values_agree(previous, reading)
+            ):
                 continue
             readings.append(reading)
         return readings
@@ -490,6 +590,8 @@ def _range_joiner() -> re.Pattern:
     """What joins a range's two ends ("1.69 to 2.65", "10-18%", "3万至5万"), up to the high end's digits."""
     joiners = alternation([*vocabulary().range_words, "-", "–"])
     return re.compile(rf"\s?(?:{joiners})\s?(?P<num>{DIGITS})", re.I)
+
+
 # A version at the end of an identifier, after a separator ("gpu-release-1.0.0rc1", "pkg==2.1").
 _EMBEDDED_VERSION = re.compile(r"(?<=[-_:=/])[vV]?\d+(?:\.\d+){1,3}(?:[-.]?(?:rc|a|b|alpha|beta|dev|post)\d*)?$")
 _COUNTED_WINDOW = 16
@@ -500,7 +602,7 @@ _LATIN_WORD_AFTER = re.compile(r"\s?(?:-\s?)?([A-Za-z][A-Za-z-]{2,})")
 def qualifier_near(text: str, start: int, end: int, rules: Rules) -> str:
     """The hedge written right before a value ("nearly", "约", "ほぼ": `qualifiers` in the
     language's rules), else 'exact'."""
-    before = text[max(0, start - _QUALIFIER_WINDOW):start]
+    before = text[max(0, start - _QUALIFIER_WINDOW) : start]
     for qualifier, pattern in rules.qualifiers:
         if any(m.end() >= len(before) - 1 for m in pattern.finditer(before)):
             return qualifier
@@ -508,6 +610,7 @@ def qualifier_near(text: str, start: int, end: int, rules: Rules) -> str:
 
 
 # ---- the pieces --------------------------------------------------------------------------------
+
 
 def _split_decimals(run: str, points: tuple[str, ...]) -> tuple[str, str]:
     """'三点五' -> ('三', '五'): a numeral's whole part and its decimals."""
@@ -526,8 +629,18 @@ def _lowered(words: tuple[str, ...]) -> tuple[str, ...]:
 
 def _multiplier_word(match: re.Match) -> Reading:
     value = vocabulary().multipliers[match.group().lower()]
-    return Reading(MULTIPLIER, match.group(), match.start(), match.end(), value, value, 0.0, canonical(value), "x",
-                   digits=significant(canonical(value)))
+    return Reading(
+        MULTIPLIER,
+        match.group(),
+        match.start(),
+        match.end(),
+        value,
+        value,
+        0.0,
+        canonical(value),
+        "x",
+        digits=significant(canonical(value)),
+    )
 
 
 def _fraction(match: re.Match) -> Reading | None:
@@ -535,16 +648,27 @@ def _fraction(match: re.Match) -> Reading | None:
     if not den or int(den) == 0 or int(num) >= int(den):
         return None
     value = int(num) / int(den)
-    return Reading(FRACTION, match.group(), match.start(), match.end(), value, value, 0.0,
-                   f"{num}/{den}", "x", digits=f"{num}/{den}")
+    return Reading(
+        FRACTION, match.group(), match.start(), match.end(), value, value, 0.0, f"{num}/{den}", "x", digits=f"{num}/{den}"
+    )
 
 
 def _word_number(match: re.Match) -> Reading:
     words = vocabulary()
     if match["mult"]:
         value = words.multipliers[match["mult"].lower()]
-        return Reading(MULTIPLIER, match.group(), match.start(), match.end(), value, value, 0.0, canonical(value), "x",
-                       digits=significant(canonical(value)))
+        return Reading(
+            MULTIPLIER,
+            match.group(),
+            match.start(),
+            match.end(),
+            value,
+            value,
+            0.0,
+            canonical(value),
+            "x",
+            digits=significant(canonical(value)),
+        )
     first = match["word"].lower()
     value = 1.0 if first in words.articles else words.words[first]
     if match["word2"]:
@@ -553,8 +677,18 @@ def _word_number(match: re.Match) -> Reading:
     if match["scale"]:
         value *= words.scales[match["scale"].lower()]
     kind, unit = (PERCENT, "%") if match["percent"] else (MULTIPLIER, "x") if match["times"] else (NUMBER, None)
-    return Reading(kind, match.group(), match.start(), match.end(), value, value, 0.0, canonical(value), unit,
-                   digits=significant(canonical(value)))
+    return Reading(
+        kind,
+        match.group(),
+        match.start(),
+        match.end(),
+        value,
+        value,
+        0.0,
+        canonical(value),
+        unit,
+        digits=significant(canonical(value)),
+    )
 
 
 def _date(match: re.Match) -> Reading | None:
@@ -576,6 +710,7 @@ def _days_in(year: int | None, month: int) -> int:
 
 # ---- one figure --------------------------------------------------------------------------------
 
+
 def read_number(text: str) -> Reading | None:
     """The quantity `text` is, read whole ("3万", "29.8k", "1,000", "1.5亿", "二十"); None if it is
     not exactly one figure."""
@@ -585,8 +720,16 @@ def read_number(text: str) -> Reading | None:
         return readings[0]
     numeral = numerals().value(text)
     if numeral is not None:  # a bare numeral has no counter to make it a figure in a sentence
-        return Reading(NUMBER, text, 0, len(text), float(numeral), float(numeral),
-                       written_tolerance(float(numeral), 0.5), canonical(float(numeral)))
+        return Reading(
+            NUMBER,
+            text,
+            0,
+            len(text),
+            float(numeral),
+            float(numeral),
+            written_tolerance(float(numeral), 0.5),
+            canonical(float(numeral)),
+        )
     return None
 
 

@@ -50,12 +50,13 @@ def _url_release(source_url: str | None, title: str | None) -> str | None:
 
 
 def is_earlier(segment: SegmentInput, entity: Entity) -> bool:
-    """"since PyTorch 2.2", "自PyTorch 2.2以来": a release the article counts from, not its own."""
+    """ "since PyTorch 2.2", "自PyTorch 2.2以来": a release the article counts from, not its own."""
     since = profile(segment.lang).since
-    before = segment.text[max(0, entity.start - 8):entity.start].rstrip().casefold()
-    after = segment.text[entity.end:entity.end + 4].lstrip()
-    return (any(before.endswith(word.casefold()) for word in since.get("before", ()))
-            or after.startswith(tuple(since.get("after", ()))))
+    before = segment.text[max(0, entity.start - 8) : entity.start].rstrip().casefold()
+    after = segment.text[entity.end : entity.end + 4].lstrip()
+    return any(before.endswith(word.casefold()) for word in since.get("before", ())) or after.startswith(
+        tuple(since.get("after", ()))
+    )
 
 
 # What the body says about the release it describes, beyond counting: the first release the body
@@ -65,8 +66,9 @@ LEAD_WEIGHT = 2
 URL_WEIGHT = 2
 
 
-def document_release(title: str | None, title_entities: Sequence[Entity], segments: Sequence[SegmentInput],
-                     source_url: str | None = None) -> DocumentRelease:
+def document_release(
+    title: str | None, title_entities: Sequence[Entity], segments: Sequence[SegmentInput], source_url: str | None = None
+) -> DocumentRelease:
     """The release a document describes: its body's when the body clearly describes another
     release than its title names (the title is then noted: a 2.6 article under a 2.5 header),
     else its title's, else the one in its original URL, else the one its body names most.
@@ -75,9 +77,16 @@ def document_release(title: str | None, title_entities: Sequence[Entity], segmen
     original's URL."""
     in_title = releases_in(title_entities)
     products = release_products_named(title or "")
-    mentions = [e.norm for s in segments if not (s.kind == HEADING and s.text == title) for e in s.entities
-                if e.label == VERSION and e.product in release_products()
-                and (not products or e.product in products) and not is_earlier(s, e)]
+    mentions = [
+        e.norm
+        for s in segments
+        if not (s.kind == HEADING and s.text == title)
+        for e in s.entities
+        if e.label == VERSION
+        and e.product in release_products()
+        and (not products or e.product in products)
+        and not is_earlier(s, e)
+    ]
     named = Counter(mentions)
     body = Counter(named)
     if mentions:
@@ -89,11 +98,19 @@ def document_release(title: str | None, title_entities: Sequence[Entity], segmen
     if in_title:
         release = in_title[0]
         # (more than one sentence of the body, or the original's URL: one sentence never outweighs a title)
-        if (body_top and body_top != release and body[body_top] >= max(3, 2 * body[release])
-                and (named[body_top] >= 2 or from_url == body_top)):
-            return DocumentRelease(body_top, "body", f"the title names {release} but the body describes {body_top} "
-                                                     f"(evidence {body[body_top]} against {body[release]}: "
-                                                     "mentions, the lead and the original's URL)")
+        if (
+            body_top
+            and body_top != release
+            and body[body_top] >= max(3, 2 * body[release])
+            and (named[body_top] >= 2 or from_url == body_top)
+        ):
+            return DocumentRelease(
+                body_top,
+                "body",
+                f"the title names {release} but the body describes {body_top} "
+                f"(evidence {body[body_top]} against {body[release]}: "
+                "mentions, the lead and the original's URL)",
+            )
         return DocumentRelease(release, "title")
     if from_url:
         return DocumentRelease(from_url, "url")

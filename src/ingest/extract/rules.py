@@ -29,11 +29,11 @@ class Rules:
     maturity_sections: list[tuple[str, re.Pattern]]
     other_sections: re.Pattern
     attributes: list[tuple[str, re.Pattern]]
-    qualifiers: list[tuple[str, re.Pattern]]        # words right before a value that hedge it ("nearly")
+    qualifiers: list[tuple[str, re.Pattern]]  # words right before a value that hedge it ("nearly")
     qualifiers_after: list[tuple[str, re.Pattern]]  # ...and right after it, past its unit ("以上", "+")
     baselines: list[re.Pattern]
-    supports: list[re.Pattern]         # words saying a release supports a dependency's version
-    support_ended: list[re.Pattern]    # ...and words saying that support ends ("no longer")
+    supports: list[re.Pattern]  # words saying a release supports a dependency's version
+    support_ended: list[re.Pattern]  # ...and words saying that support ends ("no longer")
     relations: list[tuple[str, re.Pattern]]  # attribute -> a phrase naming its value in words (group `value`)
     units: list[tuple[str, re.Pattern]]  # the unit or counted noun right after a number
     fraction_factor: re.Pattern  # words after a fraction that make it a factor ("1/4に")
@@ -43,8 +43,11 @@ class Rules:
         if self.prefilter is None:  # built once per language; narrowed copies share it
             lists = {name: getattr(self, name) for name in _PATTERN_LISTS}
             # cast: each narrowed list goes back to its own field, which one dict type cannot say.
-            object.__setattr__(self, "prefilter", Prefilter(
-                lists, lambda narrowed: dataclasses.replace(self, **cast("dict[str, Any]", narrowed))))
+            object.__setattr__(
+                self,
+                "prefilter",
+                Prefilter(lists, lambda narrowed: dataclasses.replace(self, **cast("dict[str, Any]", narrowed))),
+            )
 
     def for_text(self, text: str) -> Rules:
         """These rules without the patterns that cannot match `text` (see `prefilter`): the same
@@ -73,15 +76,16 @@ def _version_patterns(common: dict) -> list[tuple[str, re.Pattern]]:
         number = r"\d+(?:\.\d+){1,3}\+?" + (r"|\d+(?![.\d])" if product.get("major_only") else "")
         glue = "(?P<paren>(?!))?" if product.get("glued") else infix
         # "Python (3.12)" keeps its closing bracket; "Python 3.8-3.11" is a range, not a version.
-        pattern = (rf"{_EDGE_BEFORE}(?P<name>{_alternation(product['names'])}){glue}(?P<ver>{number})"
-                   rf"(?(paren)\)){_EDGE_AFTER}(?![-–~]\d)")
+        pattern = (
+            rf"{_EDGE_BEFORE}(?P<name>{_alternation(product['names'])}){glue}(?P<ver>{number})"
+            rf"(?(paren)\)){_EDGE_AFTER}(?![-–~]\d)"
+        )
         compiled.append((product["id"], re.compile(pattern)))
     return compiled
 
 
 def _keyed(mapping: dict | None, wrap: str = "{}", flags: int = 0) -> list[tuple[str, re.Pattern]]:
-    return [(key, re.compile(wrap.replace("{}", _alternation(patterns)), flags))
-            for key, patterns in (mapping or {}).items()]
+    return [(key, re.compile(wrap.replace("{}", _alternation(patterns)), flags)) for key, patterns in (mapping or {}).items()]
 
 
 def _merged(rule_sets: list[dict[str, Any]], family: str) -> dict[str, list[str]]:
@@ -118,12 +122,21 @@ def rules_for(*codes: str | None) -> Rules:
         langs=tuple(c or FALLBACK for c in codes),
         versions=_version_patterns(common),
         version_list=re.compile(rf"(?P<join>\s*(?:{joiners})\s*)(?P<ver>\d+(?:\.\d+){{1,3}}){_EDGE_AFTER}"),
-        hardware=[(hw["id"], re.compile(rf"{_EDGE_BEFORE}(?:{hw['pattern'].replace('{device}', devices)})"
-                                        rf"(?=TM\b|{_EDGE_AFTER})")) for hw in common["hardware"]],
+        hardware=[
+            (
+                hw["id"],
+                re.compile(
+                    rf"{_EDGE_BEFORE}(?:{hw['pattern'].replace('{device}', devices)})"
+                    rf"(?=TM\b|{_EDGE_AFTER})"
+                ),
+            )
+            for hw in common["hardware"]
+        ],
         maturity=_keyed(_merged(rule_sets, "maturity"), flags=re.I),
         maturity_sections=_keyed(_merged(rule_sets, "maturity_sections"), flags=re.I),
-        other_sections=re.compile(_alternation([s for rules in rule_sets for s in rules.get("other_sections", [])]
-                                               or ["(?!)"]), re.I),
+        other_sections=re.compile(
+            _alternation([s for rules in rule_sets for s in rules.get("other_sections", [])] or ["(?!)"]), re.I
+        ),
         attributes=_keyed(_merged(rule_sets, "attributes"), flags=re.I),
         # What is written next to a figure, like the figures themselves, is read in every language:
         # prose in one quotes another ("最多13倍" in an English review).
@@ -133,14 +146,19 @@ def rules_for(*codes: str | None) -> Rules:
         supports=[re.compile(p, re.I) for rules in rule_sets for p in rules.get("supports", [])],
         support_ended=[re.compile(p, re.I) for rules in rule_sets for p in rules.get("support_ended", [])],
         # One pattern per phrase: the group `value` may appear once per pattern only.
-        relations=[(attribute, re.compile(p.replace("{terms}", relation_terms()), re.I))
-                   for rules in rule_sets for attribute, phrases in rules.get("relations", {}).items()
-                   for p in phrases],
+        relations=[
+            (attribute, re.compile(p.replace("{terms}", relation_terms()), re.I))
+            for rules in rule_sets
+            for attribute, phrases in rules.get("relations", {}).items()
+            for p in phrases
+        ],
         # A unit ending in a Latin letter ends a word ("GB", not "GBit"); others may be followed by anything ("台のA100").
-        units=_keyed(_merged([common, *every_profile], "units"), wrap=r"\s?(?:{})(?:(?<=[A-Za-z])(?![A-Za-z])|(?<![A-Za-z]))",
-                     flags=re.I),
+        units=_keyed(
+            _merged([common, *every_profile], "units"), wrap=r"\s?(?:{})(?:(?<=[A-Za-z])(?![A-Za-z])|(?<![A-Za-z]))", flags=re.I
+        ),
         fraction_factor=re.compile(
-            rf"\s?(?:{alternation(w for rules in rule_sets for w in rules.get('fraction_factor_words', []))})"),
+            rf"\s?(?:{alternation(w for rules in rule_sets for w in rules.get('fraction_factor_words', []))})"
+        ),
     )
 
 
@@ -149,19 +167,21 @@ def relation_terms() -> str:
     """The pattern of the Latin terms a relation names, joined by any language's conjunctions."""
     common = common_rules()
     joiner = alternation([*_conjunctions(latin=False), *common["relation_term_signs"]])
-    return (common["relation_terms"].replace("{joiner}", joiner)
-            .replace("{latin_joiner}", alternation(_conjunctions(latin=True))))
+    return common["relation_terms"].replace("{joiner}", joiner).replace("{latin_joiner}", alternation(_conjunctions(latin=True)))
 
 
 @lru_cache(maxsize=1)
 def relation_joiners() -> re.Pattern:
     """What joins the terms of a relation ("CPUまたはNVMe", "CPU or NVMe")."""
     common = common_rules()
-    return re.compile(rf"\s?(?:{alternation([*_conjunctions(latin=False), *common['relation_term_signs']])})\s?"
-                      rf"|\s(?:{alternation(_conjunctions(latin=True))})\s")
+    return re.compile(
+        rf"\s?(?:{alternation([*_conjunctions(latin=False), *common['relation_term_signs']])})\s?"
+        rf"|\s(?:{alternation(_conjunctions(latin=True))})\s"
+    )
 
 
 # ---- lexical matches ---------------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class Lexical:
@@ -214,8 +234,11 @@ def release_products() -> frozenset[str]:
 
 @lru_cache(maxsize=1)
 def _release_product_names() -> Prefilter[tuple[str, re.Pattern], list[tuple[str, re.Pattern]]]:
-    names = [(p["id"], re.compile(rf"{_EDGE_BEFORE}(?:{_alternation(p['names'])}){_EDGE_AFTER}"))
-             for p in common_rules()["products"] if p.get("release")]
+    names = [
+        (p["id"], re.compile(rf"{_EDGE_BEFORE}(?:{_alternation(p['names'])}){_EDGE_AFTER}"))
+        for p in common_rules()["products"]
+        if p.get("release")
+    ]
     return Prefilter({"names": names}, lambda narrowed: narrowed["names"])
 
 

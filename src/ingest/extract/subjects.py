@@ -28,7 +28,8 @@ from .rules import release_products, release_products_named
 _LATIN_NAME = re.compile(
     r"(?<![A-Za-z0-9_.\-])(?:[A-Za-z][A-Za-z0-9]*\.[A-Za-z_][A-Za-z0-9_.]*[A-Za-z0-9_]"
     r"|(?:[A-Z][A-Za-z0-9]*|[a-z]+[A-Z][A-Za-z0-9]*)(?:\+\+)?(?:[ -](?:[A-Z][A-Za-z0-9+]*|\d[A-Za-z0-9.]*))*)"
-    r"(?![A-Za-z0-9_])")
+    r"(?![A-Za-z0-9_])"
+)
 # A tag in brackets opening a heading or list item ("[Beta] Semi-structured sparsity").
 _TAG = re.compile(r"^\s*(?P<bracket>[\[(]\s*(?P<tag>[^\])]{1,20}?)\s*[\])])\s*(?P<name>.+?)\s*$")
 _TAG_NAME_MAX = 60
@@ -84,7 +85,7 @@ def name_mentions(text: str, entities: Sequence[Entity], taken: Sequence[Subject
             continue
         if products and release_products_named(name) and slug(name) in products:
             continue  # "PyTorch": the release itself, not a feature of it
-        sentence_start = not text[:match.start()].strip() or text[:match.start()].rstrip()[-1:] in ".!?:"
+        sentence_start = not text[: match.start()].strip() or text[: match.start()].rstrip()[-1:] in ".!?:"
         if latin_prose and sentence_start and " " not in name and not re.search(r"[A-Z]|\d|\.|\+\+", name[1:]):
             continue
         found.append(SubjectMention(slug(name), name, match.start(), match.end()))
@@ -113,22 +114,30 @@ def tagged_feature(text: str, entities: Sequence[Entity]) -> SubjectMention | No
 def _is_maturity(match: re.Match, entities: Sequence[Entity]) -> bool:
     """The bracket holds a maturity word and nothing else ("[Beta]", "(原型)"; not "[Beta feature]")."""
     tag = match["tag"].casefold()
-    return any(e.label == MATURITY and match.start("bracket") <= e.start and e.end <= match.end("bracket")
-               and re.sub(r"[\[\]()\s]", "", e.text).casefold() == tag for e in entities)
+    return any(
+        e.label == MATURITY
+        and match.start("bracket") <= e.start
+        and e.end <= match.end("bracket")
+        and re.sub(r"[\[\]()\s]", "", e.text).casefold() == tag
+        for e in entities
+    )
 
 
 def is_specific(mention: SubjectMention, entities: Sequence[Entity]) -> bool:
     """A subject as sure as a glossary one: the glossary knows it, or it is a product with its
     version ("cuDNN 8.5.0")."""
     return mention.subject in glossary() or any(
-        e.label == VERSION and e.start == mention.start and e.end <= mention.end for e in entities)
+        e.label == VERSION and e.start == mention.start and e.end <= mention.end for e in entities
+    )
 
 
 def subject_mentions(text: str, entities: Sequence[Entity]) -> list[SubjectMention]:
     """Every candidate subject of a segment, in text order: glossary mentions first where they overlap."""
     glossary = glossary_mentions(text)
     releases = release_products()
-    names = [m for m in name_mentions(text, entities, glossary)
-             if not any(e.label == VERSION and e.product in releases and e.start <= m.start < e.end
-                        for e in entities)]
+    names = [
+        m
+        for m in name_mentions(text, entities, glossary)
+        if not any(e.label == VERSION and e.product in releases and e.start <= m.start < e.end for e in entities)
+    ]
     return sorted([*glossary, *names], key=lambda m: m.start)

@@ -38,10 +38,10 @@ FALLBACK = "en"
 class Script:
     """How language identification recognises a language from its characters."""
 
-    letters: str = ""          # a regex character class of letters only this language writes
-    min_share: float = 0.0     # ...as a share of those letters plus Han characters
-    han: bool = False          # Han text without another language's letters is this language
-    han_never: str = ""        # Han characters this language never writes (they mark quoted Chinese)
+    letters: str = ""  # a regex character class of letters only this language writes
+    min_share: float = 0.0  # ...as a share of those letters plus Han characters
+    han: bool = False  # Han text without another language's letters is this language
+    han_never: str = ""  # Han characters this language never writes (they mark quoted Chinese)
     variants: dict[str, str] = field(default_factory=dict)  # variant -> characters only it writes
 
 
@@ -53,10 +53,10 @@ class LanguageProfile:
     tokenizer: dict[str, Any] | None
     head_final: bool
     sentence_ends: str
-    clause_marks: str            # marks that end a clause, not a sentence ("、")
-    bullets: str                 # signs that open a list item in plain text ("・")
-    quotes: tuple[str, ...]      # quotation mark pairs that set off a name ("「」")
-    stopwords: tuple[str, ...]   # words that carry no concept (function words, particles): `extract.lexicon`
+    clause_marks: str  # marks that end a clause, not a sentence ("、")
+    bullets: str  # signs that open a list item in plain text ("・")
+    quotes: tuple[str, ...]  # quotation mark pairs that set off a name ("「」")
+    stopwords: tuple[str, ...]  # words that carry no concept (function words, particles): `extract.lexicon`
     lexicon: dict[str, str] | None  # the bilingual dictionary of the language's words (`extract.lexicon`)
     numerals: dict[str, int]
     magnitudes: dict[str, float]
@@ -66,7 +66,7 @@ class LanguageProfile:
     script: Script
     numbers: dict[str, Any]  # number words, scales, multipliers, counters, range joiners... (extract/notation)
     since: dict[str, list[str]]  # words before/after a release that make it an earlier one ("since 2.2")
-    anaphora: tuple[str, ...]    # words a sentence opens with to point back to the previous one
+    anaphora: tuple[str, ...]  # words a sentence opens with to point back to the previous one
     extends: tuple[str, ...]
     rules: dict[str, Any]
 
@@ -83,8 +83,10 @@ def _profile(folder: Traversable) -> LanguageProfile:
         raise
     except (OSError, UnicodeDecodeError, yaml.YAMLError, KeyError, TypeError, ValueError, AttributeError) as error:
         detail = str(error).splitlines()[0] if str(error) else type(error).__name__
-        raise SettingsError(f"the language profile {folder} cannot be read ({type(error).__name__}: {detail}); fix "
-                            f"its language.yaml/rules.yaml or remove the folder from {LANGUAGE_DIRS_ENV}") from error
+        raise SettingsError(
+            f"the language profile {folder} cannot be read ({type(error).__name__}: {detail}); fix "
+            f"its language.yaml/rules.yaml or remove the folder from {LANGUAGE_DIRS_ENV}"
+        ) from error
 
 
 def _read_profile(folder: Traversable) -> LanguageProfile:
@@ -92,28 +94,41 @@ def _read_profile(folder: Traversable) -> LanguageProfile:
     facts = _yaml(facts_file)
     rules = _yaml(rules_file) if rules_file.is_file() else {}
     if not isinstance(facts, dict) or not isinstance(rules, dict):
-        raise SettingsError(f"the language profile {folder} is not a YAML mapping (key: value lines); fix it or "
-                            f"remove the folder from {LANGUAGE_DIRS_ENV}")
+        raise SettingsError(
+            f"the language profile {folder} is not a YAML mapping (key: value lines); fix it or "
+            f"remove the folder from {LANGUAGE_DIRS_ENV}"
+        )
     code = facts.get("code")
     if not isinstance(code, str) or not code.strip():
-        raise SettingsError(f"the language profile {folder / 'language.yaml'} has no `code` (e.g. `code: ko`); add "
-                            f"it or remove the folder from {LANGUAGE_DIRS_ENV}")
+        raise SettingsError(
+            f"the language profile {folder / 'language.yaml'} has no `code` (e.g. `code: ko`); add "
+            f"it or remove the folder from {LANGUAGE_DIRS_ENV}"
+        )
     spacy = facts.get("spacy") or {}
     return LanguageProfile(
-        code=code, name=facts.get("name", code), spacy_lang=spacy.get("lang", FALLBACK),
-        tokenizer=spacy.get("tokenizer"), head_final=bool(facts.get("head_final")),
-        sentence_ends=facts.get("sentence_ends", ""), clause_marks=facts.get("clause_marks", ""),
-        bullets=facts.get("bullets", ""), quotes=tuple(facts.get("quotes") or ()),
-        stopwords=tuple(str(w) for w in facts.get("stopwords") or ()), lexicon=facts.get("lexicon"),
+        code=code,
+        name=facts.get("name", code),
+        spacy_lang=spacy.get("lang", FALLBACK),
+        tokenizer=spacy.get("tokenizer"),
+        head_final=bool(facts.get("head_final")),
+        sentence_ends=facts.get("sentence_ends", ""),
+        clause_marks=facts.get("clause_marks", ""),
+        bullets=facts.get("bullets", ""),
+        quotes=tuple(facts.get("quotes") or ()),
+        stopwords=tuple(str(w) for w in facts.get("stopwords") or ()),
+        lexicon=facts.get("lexicon"),
         numerals=dict(facts.get("numerals") or {}),
         magnitudes={k: float(v) for k, v in (facts.get("magnitudes") or {}).items()},
-        month_suffix=facts.get("month_suffix"), metadata_labels=dict(facts.get("metadata_labels") or {}),
+        month_suffix=facts.get("month_suffix"),
+        metadata_labels=dict(facts.get("metadata_labels") or {}),
         bylines={k: list(v or []) for k, v in (facts.get("bylines") or {}).items()},
-        script=Script(**(facts.get("script") or {})), numbers=dict(facts.get("numbers") or {}),
+        script=Script(**(facts.get("script") or {})),
+        numbers=dict(facts.get("numbers") or {}),
         since={k: list(v or []) for k, v in (facts.get("since") or {}).items()},
         anaphora=tuple(w.casefold() for w in facts.get("anaphora") or ()),
         extends=tuple(facts.get("extends") or ()),
-        rules=rules)
+        rules=rules,
+    )
 
 
 def _folders() -> Iterator[Traversable]:
@@ -125,8 +140,10 @@ def _extra_folders() -> Iterator[Path]:
     """Profile folders in the folders INGEST_LANGUAGE_DIRS names."""
     for extra in filter(None, os.environ.get(LANGUAGE_DIRS_ENV, "").split(os.pathsep)):
         if not Path(extra).is_dir():
-            raise SettingsError(f"{LANGUAGE_DIRS_ENV} names {extra}, which is not a folder; name folders holding "
-                                "language profiles (<code>/language.yaml), or unset it")
+            raise SettingsError(
+                f"{LANGUAGE_DIRS_ENV} names {extra}, which is not a folder; name folders holding "
+                "language profiles (<code>/language.yaml), or unset it"
+            )
         yield from (folder for folder in sorted(Path(extra).iterdir()) if (folder / "language.yaml").is_file())
 
 
@@ -151,8 +168,12 @@ def common_rules() -> dict[str, Any]:
 def extra_data_files() -> list[tuple[str, bytes]]:
     """(name, content) of the files of the profiles INGEST_LANGUAGE_DIRS adds: what runs read
     besides the package's own data."""
-    return [(f"{folder}/{name}", (folder / name).read_bytes()) for folder in _extra_folders()
-            for name in ("language.yaml", "rules.yaml") if (folder / name).is_file()]
+    return [
+        (f"{folder}/{name}", (folder / name).read_bytes())
+        for folder in _extra_folders()
+        for name in ("language.yaml", "rules.yaml")
+        if (folder / name).is_file()
+    ]
 
 
 def sentence_end_chars() -> str:

@@ -5,5 +5,12 @@ from .data import ReportData, collect, conflict_table
 from .files import check_reports_dir, write_report_files, write_reports
 from .markdown import render_markdown
 
-__all__ = ["ReportData", "check_reports_dir", "collect", "conflict_table", "render_markdown", "write_report_files",
-           "write_reports"]
+__all__ = [
+    "ReportData",
+    "check_reports_dir",
+    "collect",
+    "conflict_table",
+    "render_markdown",
+    "write_report_files",
+    "write_reports",
+]

@@ -48,15 +48,15 @@ class Side:
 
 @dataclass
 class Finding:
-    kind: str              # maturity_conflict | value_conflict | aligned_value_mismatch
+    kind: str  # maturity_conflict | value_conflict | aligned_value_mismatch
     subject: str
     attribute: str
     release: str | None
-    change: str | None     # for renderings: magnitude | digits | value | version | date | name | size | label
+    change: str | None  # for renderings: magnitude | digits | value | version | date | name | size | label
     confidence: float
     sides: list[Side]
     arbiter: str | None
-    severity: str          # contradiction | possible, as the checks decided
+    severity: str  # contradiction | possible, as the checks decided
 
     @property
     def likely(self) -> bool:
@@ -136,22 +136,33 @@ class _Reader:
 
     def __init__(self, con: duckdb.DuckDBPyConnection) -> None:
         self.con = con
-        self.documents = dicts(con, "SELECT doc_id, path, lang, lang_variant, title, published_at, release, status, "
-                                    "error FROM documents ORDER BY doc_id")
+        self.documents = dicts(
+            con,
+            "SELECT doc_id, path, lang, lang_variant, title, published_at, release, status, error FROM documents ORDER BY doc_id",
+        )
         self.titles = {d["doc_id"]: d["title"] for d in self.documents}
 
     def evidence(self, doc_id: str, text: str | None, text_en: str | None, status: str | None = None) -> Evidence:
-        return Evidence(doc_id, self.titles.get(doc_id), text or "", text_en if text_en != text else None,
-                        machine=status in (None, "translated", "cached"))
+        return Evidence(
+            doc_id,
+            self.titles.get(doc_id),
+            text or "",
+            text_en if text_en != text else None,
+            machine=status in (None, "translated", "cached"),
+        )
 
     def claim_evidence(self, claim_ids: Iterable[str]) -> list[Evidence]:
         """The sentence of every claim, one per document."""
         ids = list(claim_ids)
         if not ids:
             return []
-        rows = dicts(self.con, "SELECT c.doc_id, c.evidence, c.evidence_en, s.translation_status FROM claims c "
-                               "LEFT JOIN segments s ON s.doc_id = c.doc_id AND s.seg_idx = c.seg_idx "
-                               "WHERE c.claim_id IN (SELECT unnest(?::VARCHAR[])) ORDER BY c.doc_id, c.seg_idx", [ids])
+        rows = dicts(
+            self.con,
+            "SELECT c.doc_id, c.evidence, c.evidence_en, s.translation_status FROM claims c "
+            "LEFT JOIN segments s ON s.doc_id = c.doc_id AND s.seg_idx = c.seg_idx "
+            "WHERE c.claim_id IN (SELECT unnest(?::VARCHAR[])) ORDER BY c.doc_id, c.seg_idx",
+            [ids],
+        )
         first = {r["doc_id"]: r for r in reversed(rows)}
         return [self.evidence(d, r["evidence"], r["evidence_en"], r["translation_status"]) for d, r in sorted(first.items())]
 
@@ -169,10 +180,15 @@ def collect(con: duckdb.DuckDBPyConnection, summary_line: str | None = None) -> 
     contradictions.sort(key=lambda f: (not f.likely, f.subject, f.attribute, f.release or ""))
     corroborations = _corroborations(reader)
     notes = _notes(reader)
-    sources = dicts(con, "SELECT source_id, documents, n_documents, trust, checked, agreeing FROM sources "
-                         "ORDER BY trust, source_id")
-    issues = dicts(con, "SELECT t.* FROM translation_issues t JOIN documents d USING (doc_id) "
-                        "WHERE d.status = 'ok' ORDER BY t.doc_id, t.seg_idx LIMIT ?", [SHOWN_ISSUES])
+    sources = dicts(
+        con, "SELECT source_id, documents, n_documents, trust, checked, agreeing FROM sources ORDER BY trust, source_id"
+    )
+    issues = dicts(
+        con,
+        "SELECT t.* FROM translation_issues t JOIN documents d USING (doc_id) "
+        "WHERE d.status = 'ok' ORDER BY t.doc_id, t.seg_idx LIMIT ?",
+        [SHOWN_ISSUES],
+    )
     # A package is asked for only for a language documents are written in.
     written, stray = untranslated(con)
     missing = [f"{lang}->en" for lang in written]
@@ -181,21 +197,41 @@ def collect(con: duckdb.DuckDBPyConnection, summary_line: str | None = None) -> 
     for document in ok:
         languages[document["lang_variant"] or document["lang"] or "und"] += 1
     summary = Summary(
-        documents=len(reader.documents), languages=dict(sorted(languages.items())),
-        sources=len(sources) or len(ok), likely=sum(f.likely for f in contradictions),
-        possible=sum(not f.likely for f in contradictions), corroborations=len(corroborations), notes=len(notes),
-        fidelity_issues=scalar(con, "SELECT count(*) FROM translation_issues t JOIN documents d USING (doc_id) "
-                                    "WHERE d.status = 'ok'"),
-        failures=sum(d["status"] == "failed" for d in reader.documents))
+        documents=len(reader.documents),
+        languages=dict(sorted(languages.items())),
+        sources=len(sources) or len(ok),
+        likely=sum(f.likely for f in contradictions),
+        possible=sum(not f.likely for f in contradictions),
+        corroborations=len(corroborations),
+        notes=len(notes),
+        fidelity_issues=scalar(
+            con, "SELECT count(*) FROM translation_issues t JOIN documents d USING (doc_id) WHERE d.status = 'ok'"
+        ),
+        failures=sum(d["status"] == "failed" for d in reader.documents),
+    )
     return ReportData(
-        generated_at=generated_at(), summary=summary, contradictions=contradictions, corroborations=corroborations,
-        notes=notes, sources=sources, documents=reader.documents,
-        release_notes=dicts(con, "SELECT doc_id, release_note FROM documents WHERE release_note IS NOT NULL "
-                                 "AND status = 'ok' ORDER BY doc_id"),
-        translation=dict(con.execute("SELECT s.translation_status, count(*) FROM segments s JOIN documents d "
-                                     "USING (doc_id) WHERE d.status = 'ok' GROUP BY 1 ORDER BY 1").fetchall()),
-        translation_issues=issues, missing_pairs=missing, stray_languages=stray, summary_line=summary_line,
-        titles=reader.titles)
+        generated_at=generated_at(),
+        summary=summary,
+        contradictions=contradictions,
+        corroborations=corroborations,
+        notes=notes,
+        sources=sources,
+        documents=reader.documents,
+        release_notes=dicts(
+            con, "SELECT doc_id, release_note FROM documents WHERE release_note IS NOT NULL AND status = 'ok' ORDER BY doc_id"
+        ),
+        translation=dict(
+            con.execute(
+                "SELECT s.translation_status, count(*) FROM segments s JOIN documents d "
+                "USING (doc_id) WHERE d.status = 'ok' GROUP BY 1 ORDER BY 1"
+            ).fetchall()
+        ),
+        translation_issues=issues,
+        missing_pairs=missing,
+        stray_languages=stray,
+        summary_line=summary_line,
+        titles=reader.titles,
+    )
 
 
 def _claim_findings(reader: _Reader) -> list[Finding]:
@@ -205,51 +241,75 @@ def _claim_findings(reader: _Reader) -> list[Finding]:
     with all the documents stating it: the counts the arbiter's verdict gives. A document that
     states two values is on both sides.
     """
-    rows = dicts(reader.con, "SELECT * FROM conflicts WHERE kind IN ('maturity_conflict', 'value_conflict') "
-                             "ORDER BY subject, attribute, doc_a, doc_b")
+    rows = dicts(
+        reader.con,
+        "SELECT * FROM conflicts WHERE kind IN ('maturity_conflict', 'value_conflict') ORDER BY subject, attribute, doc_a, doc_b",
+    )
     grouped: dict[tuple, list[dict]] = defaultdict(list)
     for row in rows:
         grouped[(row["subject"], row["attribute"], row["scope"])].append(row)
     findings = []
     for (subject, attribute, scope), members in grouped.items():
-        statements = _key_statements(reader, subject, attribute, scope,
-                                     {(r["conditions"], r["baseline"]) for r in members})
+        statements = _key_statements(reader, subject, attribute, scope, {(r["conditions"], r["baseline"]) for r in members})
         arbiter = next((r["arbiter"] for r in members if r["arbiter"]), None)
         supported = next((r["supported"] for r in members if r["supported"]), None)
-        findings.append(Finding(
-            members[0]["kind"], readable_subject(subject), attribute, members[0]["release"], None,
-            max(r["confidence"] or 0.0 for r in members),
-            [Side(value, documents, evidence, value == supported)
-             for value, (documents, evidence) in sorted(statements.items(), key=lambda kv: (-len(kv[1][0]), kv[0]))],
-            arbiter, "contradiction" if any(r["severity"] == "contradiction" for r in members) else "possible"))
+        findings.append(
+            Finding(
+                members[0]["kind"],
+                readable_subject(subject),
+                attribute,
+                members[0]["release"],
+                None,
+                max(r["confidence"] or 0.0 for r in members),
+                [
+                    Side(value, documents, evidence, value == supported)
+                    for value, (documents, evidence) in sorted(statements.items(), key=lambda kv: (-len(kv[1][0]), kv[0]))
+                ],
+                arbiter,
+                "contradiction" if any(r["severity"] == "contradiction" for r in members) else "possible",
+            )
+        )
     return findings
 
 
-def _key_statements(reader: _Reader, subject: str, attribute: str, scope: str,
-                    qualified: set[tuple[str | None, str | None]]) -> dict[str, tuple[list[str], list[Evidence]]]:
+def _key_statements(
+    reader: _Reader, subject: str, attribute: str, scope: str, qualified: set[tuple[str | None, str | None]]
+) -> dict[str, tuple[list[str], list[Evidence]]]:
     """value -> (every document that states it for the key under the given (conditions, baseline)
     pairs, the sentences of the first EVIDENCE_SHOWN of them)."""
-    rows = dicts(reader.con, "SELECT value, doc_id, conditions, baseline, arg_min(claim_id, seg_idx) AS claim_id "
-                             "FROM claim_clusters WHERE key_subject = ? AND attribute = ? AND scope = ? GROUP BY ALL "
-                             "ORDER BY doc_id", [subject, attribute, scope])
+    rows = dicts(
+        reader.con,
+        "SELECT value, doc_id, conditions, baseline, arg_min(claim_id, seg_idx) AS claim_id "
+        "FROM claim_clusters WHERE key_subject = ? AND attribute = ? AND scope = ? GROUP BY ALL "
+        "ORDER BY doc_id",
+        [subject, attribute, scope],
+    )
     by_value: dict[str, dict[str, str]] = defaultdict(dict)
     for row in rows:
         if (row["conditions"], row["baseline"]) in qualified:
             by_value[row["value"]].setdefault(row["doc_id"], row["claim_id"])
-    return {value: (list(claims), reader.claim_evidence(list(claims.values())[:EVIDENCE_SHOWN]))
-            for value, claims in by_value.items()}
+    return {
+        value: (list(claims), reader.claim_evidence(list(claims.values())[:EVIDENCE_SHOWN])) for value, claims in by_value.items()
+    }
 
 
 def _rendering_findings(reader: _Reader) -> list[Finding]:
     """One finding per changed figure: the mentions that pairs of renderings match, joined."""
-    rows = dicts(reader.con, "SELECT m.*, sa.translation_status AS status_a, sb.translation_status AS status_b "
-                             "FROM mismatches m "
-                             "JOIN segments sa ON sa.doc_id = m.doc_a AND sa.seg_idx = m.seg_a "
-                             "JOIN segments sb ON sb.doc_id = m.doc_b AND sb.seg_idx = m.seg_b "
-                             "ORDER BY m.doc_a, m.seg_a, m.doc_b")
-    originals = {r["doc_id"]: r["original"] for r in dicts(
-        reader.con, "SELECT r.doc_id, o.doc_id AS original FROM renderings r JOIN renderings o "
-                    "ON o.group_id = r.group_id AND o.original")}
+    rows = dicts(
+        reader.con,
+        "SELECT m.*, sa.translation_status AS status_a, sb.translation_status AS status_b "
+        "FROM mismatches m "
+        "JOIN segments sa ON sa.doc_id = m.doc_a AND sa.seg_idx = m.seg_a "
+        "JOIN segments sb ON sb.doc_id = m.doc_b AND sb.seg_idx = m.seg_b "
+        "ORDER BY m.doc_a, m.seg_a, m.doc_b",
+    )
+    originals = {
+        r["doc_id"]: r["original"]
+        for r in dicts(
+            reader.con,
+            "SELECT r.doc_id, o.doc_id AS original FROM renderings r JOIN renderings o ON o.group_id = r.group_id AND o.original",
+        )
+    }
     parent: dict[tuple, tuple] = {}
 
     def root(node: tuple) -> tuple:
@@ -269,18 +329,37 @@ def _rendering_findings(reader: _Reader) -> list[Finding]:
         for row in members:
             for side in ("a", "b"):
                 sides[row["text_" + side]][row["doc_" + side]] = reader.evidence(
-                    row["doc_" + side], row["evidence_" + side], row["evidence_en_" + side], row["status_" + side])
+                    row["doc_" + side], row["evidence_" + side], row["evidence_en_" + side], row["status_" + side]
+                )
         best = max(members, key=lambda r: r["confidence"] or 0.0)
         supported = {best["text_a"]: best["supported"] == "a", best["text_b"]: best["supported"] == "b"}
-        english = {row["text_" + side]: english_value(row["kind"], row["text_" + side], row["norm_" + side])
-                   for row in members for side in ("a", "b")}
-        findings.append(Finding(
-            "aligned_value_mismatch",
-            _article(reader, originals, [doc for row in members for doc in (row["doc_a"], row["doc_b"])]),
-            best["unit_a"] or best["unit_b"] or best["kind"], None, best["change"], best["confidence"] or 0.0,
-            [Side(value, sorted(evidence), [evidence[d] for d in sorted(evidence)], supported.get(value, False),
-                  english.get(value)) for value, evidence in sides.items()], best["arbiter"],
-            "contradiction" if (best["confidence"] or 0.0) >= ALIGNED_CONTRADICTION_CONFIDENCE else "possible"))
+        english = {
+            row["text_" + side]: english_value(row["kind"], row["text_" + side], row["norm_" + side])
+            for row in members
+            for side in ("a", "b")
+        }
+        findings.append(
+            Finding(
+                "aligned_value_mismatch",
+                _article(reader, originals, [doc for row in members for doc in (row["doc_a"], row["doc_b"])]),
+                best["unit_a"] or best["unit_b"] or best["kind"],
+                None,
+                best["change"],
+                best["confidence"] or 0.0,
+                [
+                    Side(
+                        value,
+                        sorted(evidence),
+                        [evidence[d] for d in sorted(evidence)],
+                        supported.get(value, False),
+                        english.get(value),
+                    )
+                    for value, evidence in sides.items()
+                ],
+                best["arbiter"],
+                "contradiction" if (best["confidence"] or 0.0) >= ALIGNED_CONTRADICTION_CONFIDENCE else "possible",
+            )
+        )
     return findings
 
 
@@ -321,17 +400,36 @@ def _grouped(number: str) -> str:
 
 def _corroborations(reader: _Reader) -> list[Corroboration]:
     rows = dicts(reader.con, "SELECT * FROM corroborations ORDER BY n_sources DESC, n_documents DESC, subject, attribute")
-    return [Corroboration(readable_subject(r["subject"]), r["attribute"], r["release"], r["value"], r["n_documents"],
-                          r["n_sources"], reader.claim_evidence(r["claim_ids"][:EVIDENCE_SHOWN]),
-                          list(r["outliers"] or []))
-            for r in rows]
+    return [
+        Corroboration(
+            readable_subject(r["subject"]),
+            r["attribute"],
+            r["release"],
+            r["value"],
+            r["n_documents"],
+            r["n_sources"],
+            reader.claim_evidence(r["claim_ids"][:EVIDENCE_SHOWN]),
+            list(r["outliers"] or []),
+        )
+        for r in rows
+    ]
 
 
 def _notes(reader: _Reader) -> list[Note]:
     rows = dicts(reader.con, "SELECT * FROM conflicts WHERE severity = 'note' ORDER BY subject, attribute, doc_a, doc_b")
-    return [Note(readable_subject(r["subject"]), r["attribute"], r["release"], r["explanation"],
-                 [reader.evidence(r["doc_a"], r["evidence_a"], r["evidence_en_a"]),
-                  reader.evidence(r["doc_b"], r["evidence_b"], r["evidence_en_b"])]) for r in rows]
+    return [
+        Note(
+            readable_subject(r["subject"]),
+            r["attribute"],
+            r["release"],
+            r["explanation"],
+            [
+                reader.evidence(r["doc_a"], r["evidence_a"], r["evidence_en_a"]),
+                reader.evidence(r["doc_b"], r["evidence_b"], r["evidence_en_b"]),
+            ],
+        )
+        for r in rows
+    ]
 
 
 def conflict_table(data: ReportData) -> list[dict[str, str]]:
@@ -346,23 +444,40 @@ def conflict_table(data: ReportData) -> list[dict[str, str]]:
     for finding in data.contradictions:
         first, *others = finding.sides
         for other in others:
-            rows.append({
-                "severity": f"{'likely' if finding.likely else 'possible'} contradiction",
-                "subject": finding.subject, "attribute": finding.attribute, "release": finding.release or "",
-                **_table_side("a", first.value, first.documents, first.evidence),
-                **_table_side("b", other.value, other.documents, other.evidence),
-                "confidence": f"{finding.confidence:.2f}", "explanation": finding.arbiter or ""})
+            rows.append(
+                {
+                    "severity": f"{'likely' if finding.likely else 'possible'} contradiction",
+                    "subject": finding.subject,
+                    "attribute": finding.attribute,
+                    "release": finding.release or "",
+                    **_table_side("a", first.value, first.documents, first.evidence),
+                    **_table_side("b", other.value, other.documents, other.evidence),
+                    "confidence": f"{finding.confidence:.2f}",
+                    "explanation": finding.arbiter or "",
+                }
+            )
     for note in data.notes:
         sides = [_table_side(name, "", [e.doc_id], [e]) for name, e in zip("ab", note.evidence)]
-        rows.append({"severity": "note", "subject": note.subject, "attribute": note.attribute,
-                     "release": note.release or "", **{k: v for side in sides for k, v in side.items()},
-                     "confidence": "", "explanation": note.explanation})
+        rows.append(
+            {
+                "severity": "note",
+                "subject": note.subject,
+                "attribute": note.attribute,
+                "release": note.release or "",
+                **{k: v for side in sides for k, v in side.items()},
+                "confidence": "",
+                "explanation": note.explanation,
+            }
+        )
     return rows or [{"result": "no contradictions and no notes"}]
 
 
 def _table_side(name: str, value: str, documents: list[str], evidence: list[Evidence]) -> dict[str, str]:
     shown = evidence[0] if evidence else None
-    return {f"value_{name}": value, f"documents_{name}": str(len(documents)),
-            f"doc_{name}": shown.doc_id if shown else (documents[0] if documents else ""),
-            f"evidence_{name}": shown.text if shown else "",
-            f"evidence_en_{name}": (shown.text_en or "") if shown else ""}
+    return {
+        f"value_{name}": value,
+        f"documents_{name}": str(len(documents)),
+        f"doc_{name}": shown.doc_id if shown else (documents[0] if documents else ""),
+        f"evidence_{name}": shown.text if shown else "",
+        f"evidence_en_{name}": (shown.text_en or "") if shown else "",
+    }

@@ -24,10 +24,12 @@ def check_reports_dir(reports_dir: str | Path) -> Path:
         with tempfile.NamedTemporaryFile(dir=directory, prefix=".write-test-"):
             pass
     except OSError as error:
-        what = "is a file, not a folder" if directory.exists() and not directory.is_dir() else \
-            f"cannot be written ({error.strerror or error})"
-        raise ReportsError(f"the reports folder {directory} {what}; choose another with --reports "
-                           "(or INGEST_REPORTS)") from error
+        what = (
+            "is a file, not a folder"
+            if directory.exists() and not directory.is_dir()
+            else f"cannot be written ({error.strerror or error})"
+        )
+        raise ReportsError(f"the reports folder {directory} {what}; choose another with --reports (or INGEST_REPORTS)") from error
     return directory
 
 
@@ -49,8 +51,9 @@ def _write_whole(path: Path, text: str) -> None:
         os.replace(temporary, path)
     except OSError as error:
         temporary.unlink(missing_ok=True)
-        raise ReportsError(f"cannot write {path} ({error.strerror or error}); choose another --reports folder "
-                           f"and run `{command('report')}`") from error
+        raise ReportsError(
+            f"cannot write {path} ({error.strerror or error}); choose another --reports folder and run `{command('report')}`"
+        ) from error
 
 
 def write_reports(con: duckdb.DuckDBPyConnection, reports_dir: str | Path) -> list[Path]:

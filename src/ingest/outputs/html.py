@@ -25,8 +25,13 @@ def highlight(text: str, value: str) -> Markup:
     match = re.search(re.escape(value), text, re.IGNORECASE) if value else None
     if not match:
         return html_text(text)
-    return (html_text(text[:match.start()]) + Markup("<mark>") + html_text(match.group()) + Markup("</mark>")
-            + html_text(text[match.end():]))
+    return (
+        html_text(text[: match.start()])
+        + Markup("<mark>")
+        + html_text(match.group())
+        + Markup("</mark>")
+        + html_text(text[match.end() :])
+    )
 
 
 def _finalize(value: object) -> object:
@@ -36,12 +41,19 @@ def _finalize(value: object) -> object:
 
 @lru_cache(maxsize=1)
 def _environment() -> jinja2.Environment:
-    environment = jinja2.Environment(loader=jinja2.PackageLoader("ingest.outputs", "templates"), autoescape=True,
-                                     finalize=_finalize, undefined=jinja2.StrictUndefined)
+    environment = jinja2.Environment(
+        loader=jinja2.PackageLoader("ingest.outputs", "templates"),
+        autoescape=True,
+        finalize=_finalize,
+        undefined=jinja2.StrictUndefined,
+    )
     environment.filters["highlight"] = highlight
-    environment.globals.update(report_signature=Markup(REPORT_SIGNATURE), install_command=install_command,
-                               install_from_file=INSTALL_FROM_FILE,
-                               fill_command=command("translate"))
+    environment.globals.update(
+        report_signature=Markup(REPORT_SIGNATURE),
+        install_command=install_command,
+        install_from_file=INSTALL_FROM_FILE,
+        fill_command=command("translate"),
+    )
     return environment
 
 

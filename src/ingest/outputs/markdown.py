@@ -37,12 +37,22 @@ def _code(text: str) -> Markup:
 def _environment() -> jinja2.Environment:
     # Autoescaping makes macro output Markup (not escaped twice); `_finalize` escapes for Markdown
     # and marks the result safe, so markupsafe's HTML escaping never applies.
-    environment = jinja2.Environment(loader=jinja2.PackageLoader("ingest.outputs", "templates"), autoescape=True,
-                                     finalize=_finalize, keep_trailing_newline=True, trim_blocks=True,
-                                     lstrip_blocks=True, undefined=jinja2.StrictUndefined)
-    environment.globals.update(report_signature=Markup(REPORT_SIGNATURE), install_command=install_command,
-                               install_from_file=INSTALL_FROM_FILE, code=_code,
-                               fill_command=command("translate"))
+    environment = jinja2.Environment(
+        loader=jinja2.PackageLoader("ingest.outputs", "templates"),
+        autoescape=True,
+        finalize=_finalize,
+        keep_trailing_newline=True,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        undefined=jinja2.StrictUndefined,
+    )
+    environment.globals.update(
+        report_signature=Markup(REPORT_SIGNATURE),
+        install_command=install_command,
+        install_from_file=INSTALL_FROM_FILE,
+        code=_code,
+        fill_command=command("translate"),
+    )
     return environment
 
 

@@ -61,12 +61,23 @@ class StageContext:
         return self.translate != "all"
 
 
-def make_context(run_id: str, engine: TranslationEngine, cache_dir: str | Path | None = None,
-                 staging_dir: str | Path | None = None, warehouse_path: str | Path | None = None,
-                 translate: str = "all") -> StageContext:
-    return StageContext(run_id, run_fingerprint(engine), tuple(sorted(stage_ids(engine).items())),
-                        str(cache_dir) if cache_dir else None, str(staging_dir) if staging_dir else None,
-                        str(warehouse_path) if warehouse_path else None, translate)
+def make_context(
+    run_id: str,
+    engine: TranslationEngine,
+    cache_dir: str | Path | None = None,
+    staging_dir: str | Path | None = None,
+    warehouse_path: str | Path | None = None,
+    translate: str = "all",
+) -> StageContext:
+    return StageContext(
+        run_id,
+        run_fingerprint(engine),
+        tuple(sorted(stage_ids(engine).items())),
+        str(cache_dir) if cache_dir else None,
+        str(staging_dir) if staging_dir else None,
+        str(warehouse_path) if warehouse_path else None,
+        translate,
+    )
 
 
 def stage_keys(source: SourceFile, context: StageContext) -> dict[str, str]:
@@ -83,18 +94,19 @@ def batches(sources: Sequence[SourceFile], size: int) -> Iterator[tuple[str, lis
     size = max(1, int(size))
     total = (len(sources) + size - 1) // size
     for number, start in enumerate(range(0, len(sources), size), 1):
-        yield f"{number:05d}-of-{total:05d}", list(sources[start:start + size])
+        yield f"{number:05d}-of-{total:05d}", list(sources[start : start + size])
 
 
 def crash_reason(error: BaseException) -> str:
-    return (f"a stage raised {type(error).__name__}: {error}; the other documents were ingested, "
-            "this one is retried on the next run (report it if it keeps failing)")
+    return (
+        f"a stage raised {type(error).__name__}: {error}; the other documents were ingested, "
+        "this one is retried on the next run (report it if it keeps failing)"
+    )
 
 
 def crashed_rows(source: SourceFile, reason: str, context: StageContext) -> DocumentRows:
     """The `failed` document row of a document whose stages raised; retried on the next run."""
-    return document_only(PreparedDocument(source, Status.FAILED, reason), context.run_id,
-                         context.fingerprint + RETRY_MARK)
+    return document_only(PreparedDocument(source, Status.FAILED, reason), context.run_id, context.fingerprint + RETRY_MARK)
 
 
 def failed_batch(label: str, sources: Sequence[SourceFile], reason: str, context: StageContext) -> StagedBatch:
@@ -125,19 +137,27 @@ def _restamped(value: Any, source: SourceFile, context: StageContext) -> Documen
     except TypeError:  # made when DocumentRows had other fields
         return None
     tables = [getattr(rows, table) for table in DOCUMENT_TABLES]
-    if not isinstance(rows.document, dict) or rows.document.get("doc_id") != source.doc_id or not all(
-            isinstance(table, list) and all(isinstance(row, dict) for row in table) for table in tables):
+    if (
+        not isinstance(rows.document, dict)
+        or rows.document.get("doc_id") != source.doc_id
+        or not all(isinstance(table, list) and all(isinstance(row, dict) for row in table) for table in tables)
+    ):
         return None
-    rows.document = {**rows.document, "path": source.path, "source_root": source.root, "run_id": context.run_id,
-                     "pipeline_version": context.fingerprint, "loaded_at": utc_now()}
+    rows.document = {
+        **rows.document,
+        "path": source.path,
+        "source_root": source.root,
+        "run_id": context.run_id,
+        "pipeline_version": context.fingerprint,
+        "loaded_at": utc_now(),
+    }
     return rows
 
 
 class _Batch:
     """One batch going through the stages: what is done, computed, cached and crashed."""
 
-    def __init__(self, sources: Sequence[SourceFile], context: StageContext, engine: TranslationEngine,
-                 isolate: bool) -> None:
+    def __init__(self, sources: Sequence[SourceFile], context: StageContext, engine: TranslationEngine, isolate: bool) -> None:
         self.sources, self.context, self.engine, self.isolate = sources, context, engine, isolate
         self.cache = StageCache(context.cache_dir)
         self.keys = {s.doc_id: stage_keys(s, context) for s in sources}
@@ -196,8 +216,7 @@ class _Batch:
             if document.status != Status.OK:
                 continue
             hit = self.cache.get("translate", self.keys[doc_id]["translate"])
-            if isinstance(hit, list) and len(hit) == len(document.segments) and all(
-                    isinstance(t, Translation) for t in hit):
+            if isinstance(hit, list) and len(hit) == len(document.segments) and all(isinstance(t, Translation) for t in hit):
                 translation.apply_translations(document.segments, hit)
                 self.cached["translate"] += 1
             else:
@@ -208,8 +227,9 @@ class _Batch:
         for document in untranslated:
             if document.source.doc_id not in self.crashed:
                 self.work["translate"] += 1
-                self.cache.put("translate", self.keys[document.source.doc_id]["translate"],
-                               translation.translations_of(document.segments))
+                self.cache.put(
+                    "translate", self.keys[document.source.doc_id]["translate"], translation.translations_of(document.segments)
+                )
 
     def _translate(self, documents: list[PreparedDocument]) -> None:
         try:
@@ -227,8 +247,9 @@ class _Batch:
         for doc_id, document in prepared.items():
             if doc_id in self.crashed:
                 continue
-            extracted = self.guarded(document.source, functools.partial(
-                stages.extract, document, self.context.run_id, self.context.fingerprint))
+            extracted = self.guarded(
+                document.source, functools.partial(stages.extract, document, self.context.run_id, self.context.fingerprint)
+            )
             if extracted is None:
                 continue
             if extracted.prepared.status == Status.OK:  # not one that ran out of time (ingest.stages)
@@ -240,13 +261,18 @@ class _Batch:
         """Every document's rows, in source order; crashed documents as `failed` rows."""
         for source in self.sources:
             if source.doc_id in self.crashed:
-                self.done[source.doc_id] = crashed_rows(source, crash_reason(self.crashed[source.doc_id]),
-                                                        self.context)
+                self.done[source.doc_id] = crashed_rows(source, crash_reason(self.crashed[source.doc_id]), self.context)
         return [self.done[s.doc_id] for s in self.sources]
 
 
-def process_batch(sources: Sequence[SourceFile], context: StageContext, engine: TranslationEngine | None = None,
-                  *, isolate: bool = True, label: str = "batch") -> StagedBatch:
+def process_batch(
+    sources: Sequence[SourceFile],
+    context: StageContext,
+    engine: TranslationEngine | None = None,
+    *,
+    isolate: bool = True,
+    label: str = "batch",
+) -> StagedBatch:
     """prepare -> translate -> extract for a batch, each stage read from the cache when its key is there.
 
     With `isolate`, a document whose stages raise becomes a `failed` row and the batch goes on;

@@ -27,9 +27,23 @@ from ..records import Metadata, PreparedDocument, SegmentRecord, SourceFile, Sta
 from ..translate.engine import Translation
 
 # The record types an entry may hold, by name; their enum fields by name.
-_RECORDS: dict[str, type] = {cls.__name__: cls for cls in (
-    PreparedDocument, SourceFile, Metadata, SegmentRecord, Translation,
-    ReportData, Summary, Finding, Side, Evidence, Corroboration, Note)}
+_RECORDS: dict[str, type] = {
+    cls.__name__: cls
+    for cls in (
+        PreparedDocument,
+        SourceFile,
+        Metadata,
+        SegmentRecord,
+        Translation,
+        ReportData,
+        Summary,
+        Finding,
+        Side,
+        Evidence,
+        Corroboration,
+        Note,
+    )
+}
 _ENUMS: dict[tuple[str, str], type] = {("PreparedDocument", "status"): Status}
 _SUFFIX = ".json.z"
 # Far above any entry (a 200,000-character article's rows are a few MB of JSON), far below memory.
@@ -54,8 +68,10 @@ def usable_cache_dir(warehouse_path: str | Path) -> tuple[Path | None, str | Non
         if not os.access(folder, os.W_OK | os.X_OK):
             raise PermissionError(13, "not writable")
     except OSError as error:
-        return None, (f"the stage cache {folder} cannot be used ({error.strerror or error}); every stage is "
-                      "computed this run. Move that path away to get the cache back.")
+        return None, (
+            f"the stage cache {folder} cannot be used ({error.strerror or error}); every stage is "
+            "computed this run. Move that path away to get the cache back."
+        )
     return folder, None
 
 

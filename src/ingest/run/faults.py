@@ -23,4 +23,7 @@ def is_transient(error: BaseException | None) -> bool:
     if isinstance(error, duckdb.IOException):
         return True
     return type(error).__module__.startswith("distributed") and type(error).__name__ in {
-        "CommClosedError", "KilledWorker", "FutureCancelledError"}
+        "CommClosedError",
+        "KilledWorker",
+        "FutureCancelledError",
+    }

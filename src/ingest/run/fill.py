@@ -15,8 +15,13 @@ from ..translate import TranslationEngine, make_engine
 from ..translate.waiting import FillResult, Progress, fill_waiting, untranslated, waiting_count
 
 
-def fill_for_run(con: duckdb.DuckDBPyConnection, engine: TranslationEngine, mode: str,
-                 report: Callable[[], ReportData], progress: Progress | None = None) -> FillResult:
+def fill_for_run(
+    con: duckdb.DuckDBPyConnection,
+    engine: TranslationEngine,
+    mode: str,
+    report: Callable[[], ReportData],
+    progress: Progress | None = None,
+) -> FillResult:
     """Fill the waiting segments `mode` asks for; `report` gives the report's data as it stands
     (the evidence to translate first)."""
     waiting = waiting_count(con)
@@ -28,9 +33,12 @@ def fill_for_run(con: duckdb.DuckDBPyConnection, engine: TranslationEngine, mode
     return result
 
 
-def translate_warehouse(warehouse_path: str | Path, reports_dir: str | Path | None,
-                        engine: TranslationEngine | None = None,
-                        progress: Progress | None = None) -> tuple[FillResult, list[Path]]:
+def translate_warehouse(
+    warehouse_path: str | Path,
+    reports_dir: str | Path | None,
+    engine: TranslationEngine | None = None,
+    progress: Progress | None = None,
+) -> tuple[FillResult, list[Path]]:
     """`ingest translate`: fill every waiting segment of the warehouse (cache first, then the
     installed packages), then rewrite the report; with nothing waiting it does nothing. The result
     also counts the segments no installed package translates (`FillResult.untranslated`)."""

@@ -52,16 +52,21 @@ def _load_with_fallback(con: duckdb.DuckDBPyConnection, batch: StagedBatch) -> N
 
 def _record_refusal(con: duckdb.DuckDBPyConnection, rows: DocumentRows, reason: str) -> None:
     """Keep a `failed` row (no segments) for a document the warehouse refused, retried on the next run."""
-    document = {**rows.document, "status": str(Status.FAILED), "error": reason,
-                "pipeline_version": f"{rows.document.get('pipeline_version') or ''}{RETRY_MARK}"}
+    document = {
+        **rows.document,
+        "status": str(Status.FAILED),
+        "error": reason,
+        "pipeline_version": f"{rows.document.get('pipeline_version') or ''}{RETRY_MARK}",
+    }
     try:
         load_document(con, DocumentRows(document))
     except duckdb.Error:
         pass  # the document row itself is refused: the summary still names the document
 
 
-def load_staged(con: duckdb.DuckDBPyConnection, staged: Iterable[StagedBatch],
-                progress: Progress | None = None, total: int | None = None) -> list[DocumentOutcome]:
+def load_staged(
+    con: duckdb.DuckDBPyConnection, staged: Iterable[StagedBatch], progress: Progress | None = None, total: int | None = None
+) -> list[DocumentOutcome]:
     """Load batches (one transaction each; per document if a batch fails) and remove their staging files."""
     outcomes: list[DocumentOutcome] = []
     for batch in staged:

@@ -22,8 +22,10 @@ from ..records import KnownSources, SourceFile, Status
 from ..warehouse.load import delete_documents
 
 Stored = dict[str, Any]  # a row of warehouse.stored_documents
-GONE_REASON = ("the source file is gone since it was ingested: its rows are kept but leave every check; "
-               "restore the file and re-run, or remove its rows with `ingest prune`")
+GONE_REASON = (
+    "the source file is gone since it was ingested: its rows are kept but leave every check; "
+    "restore the file and re-run, or remove its rows with `ingest prune`"
+)
 
 
 @dataclass
@@ -37,14 +39,24 @@ class Plan:
     missing: list[str] = field(default_factory=list)
 
 
-def plan_run(con: duckdb.DuckDBPyConnection, paths: Sequence[str], fingerprint: str,
-             follow_links: bool = False, exclude: Sequence[str] = ()) -> Plan:
+def plan_run(
+    con: duckdb.DuckDBPyConnection,
+    paths: Sequence[str],
+    fingerprint: str,
+    follow_links: bool = False,
+    exclude: Sequence[str] = (),
+) -> Plan:
     """Mark gone documents `missing`, discover the inputs with the identities the warehouse
     knows, and leave out those it holds with the same bytes and fingerprint."""
     stored = warehouse.stored_documents(con)
     gone = mark_gone(con, stored)
-    sources = discover(paths, follow_links=follow_links, known=known_sources(stored, gone),
-                       extra=orphaned_copies(stored, gone, paths), exclude=exclude)
+    sources = discover(
+        paths,
+        follow_links=follow_links,
+        known=known_sources(stored, gone),
+        extra=orphaned_copies(stored, gone, paths),
+        exclude=exclude,
+    )
     skip = unchanged(sources, {row["doc_id"]: row for row in stored}, fingerprint)
     return Plan(len(sources), sorted(skip), [s for s in sources if s.doc_id not in skip], sorted(gone))
 
@@ -63,11 +75,12 @@ def known_sources(stored: Sequence[Stored], gone: set[str]) -> KnownSources:
     for row in stored:  # sorted by doc_id: the first ok document of some bytes is their original
         if row["status"] == Status.OK and row["doc_id"] not in gone and row["sha256"]:
             canonical.setdefault(row["sha256"], row["doc_id"])
-    return KnownSources(ids_by_path={row["path"]: row["doc_id"] for row in stored},
-                        labels_by_root=dict(filter(None, map(_root_label, stored))),
-                        canonical_by_sha=canonical,
-                        failed_sha=frozenset(row["sha256"] for row in stored
-                                             if row["status"] == Status.FAILED and row["sha256"]))
+    return KnownSources(
+        ids_by_path={row["path"]: row["doc_id"] for row in stored},
+        labels_by_root=dict(filter(None, map(_root_label, stored))),
+        canonical_by_sha=canonical,
+        failed_sha=frozenset(row["sha256"] for row in stored if row["status"] == Status.FAILED and row["sha256"]),
+    )
 
 
 def _root_label(row: Stored) -> tuple[str, str] | None:
@@ -93,8 +106,10 @@ def orphaned_copies(stored: Sequence[Stored], gone: set[str], paths: Sequence[st
         if row["status"] != Status.DUPLICATE or row["doc_id"] in gone or not row["source_root"]:
             continue
         original = originals.get(row["duplicate_of"])
-        same = original is not None and (original["sha256"] == row["sha256"] or (
-            original["text_sha256"] is not None and original["text_sha256"] == row["text_sha256"]))
+        same = original is not None and (
+            original["sha256"] == row["sha256"]
+            or (original["text_sha256"] is not None and original["text_sha256"] == row["text_sha256"])
+        )
         if not same or original is None or _inside(original["path"], roots):
             extra.append((row["source_root"], row["path"]))
     return extra
@@ -110,18 +125,29 @@ def unchanged(sources: Iterable[SourceFile], stored: dict[str, Stored], fingerpr
     only while the limits are the same (`stages`); duplicates and missing ones are always looked
     at again."""
     versions = (fingerprint, fingerprint + limits.current().mark())
-    return {s.doc_id for s in sources
-            if s.sha256 and not s.duplicate_of and not s.error and (row := stored.get(s.doc_id)) is not None
-            and row["sha256"] == s.sha256 and row["pipeline_version"] in versions
-            and row["status"] in (Status.OK, Status.FAILED)}
+    return {
+        s.doc_id
+        for s in sources
+        if s.sha256
+        and not s.duplicate_of
+        and not s.error
+        and (row := stored.get(s.doc_id)) is not None
+        and row["sha256"] == s.sha256
+        and row["pipeline_version"] in versions
+        and row["status"] in (Status.OK, Status.FAILED)
+    }
 
 
 def prune_missing(con: duckdb.DuckDBPyConnection) -> list[str]:
     """Mark documents whose file is gone `missing`, then remove the rows of every `missing`
     document; returns their ids."""
     mark_gone(con, warehouse.stored_documents(con))
-    doomed = [doc_id for doc_id, in con.execute(
-        "SELECT doc_id FROM documents WHERE status = ? ORDER BY doc_id", [str(Status.MISSING)]).fetchall()]
+    doomed = [
+        doc_id
+        for (doc_id,) in con.execute(
+            "SELECT doc_id FROM documents WHERE status = ? ORDER BY doc_id", [str(Status.MISSING)]
+        ).fetchall()
+    ]
     delete_documents(con, doomed)
     update_checks(con)
     return doomed

@@ -89,19 +89,35 @@ class RunSummary:
 
     def result(self, **extra: Any) -> dict[str, Any]:
         """The run's outcome as plain data (what the flow returns and the CLI prints)."""
-        return {"run_id": self.run_id, "files": self.n_files, "loaded": len(self.loaded),
-                "skipped": len(self.skipped), "failed": len(self.failed), "duplicates": len(self.duplicates),
-                "missing": self.missing, "missing_pairs": self.missing_pairs, "reports": self.report_paths,
-                "errors": self.failed, "work": self.work, "cached": self.cached, "warnings": self.warnings,
-                "filled": self.filled, "waiting": self.waiting, "excluded": self.excluded, "line": self.line(),
-                "stages_line": self.stages_line(),
-                **extra}
+        return {
+            "run_id": self.run_id,
+            "files": self.n_files,
+            "loaded": len(self.loaded),
+            "skipped": len(self.skipped),
+            "failed": len(self.failed),
+            "duplicates": len(self.duplicates),
+            "missing": self.missing,
+            "missing_pairs": self.missing_pairs,
+            "reports": self.report_paths,
+            "errors": self.failed,
+            "work": self.work,
+            "cached": self.cached,
+            "warnings": self.warnings,
+            "filled": self.filled,
+            "waiting": self.waiting,
+            "excluded": self.excluded,
+            "line": self.line(),
+            "stages_line": self.stages_line(),
+            **extra,
+        }
 
     def line(self) -> str:
-        return (f"{self.n_files} files: {len(self.loaded)} loaded, {len(self.skipped)} unchanged (skipped), "
-                f"{len(self.failed)} failed, {len(self.duplicates)} duplicate"
-                + (f", {len(self.missing)} missing (file gone)" if self.missing else "")
-                + (f", {len(self.excluded)} excluded" if self.excluded else ""))
+        return (
+            f"{self.n_files} files: {len(self.loaded)} loaded, {len(self.skipped)} unchanged (skipped), "
+            f"{len(self.failed)} failed, {len(self.duplicates)} duplicate"
+            + (f", {len(self.missing)} missing (file gone)" if self.missing else "")
+            + (f", {len(self.excluded)} excluded" if self.excluded else "")
+        )
 
     def planned(self, plan: Plan) -> None:
         """Take what the plan found: the files, the unchanged ones, the gone ones."""
@@ -109,8 +125,9 @@ class RunSummary:
 
     def stages_line(self) -> str:
         """How many documents each stage computed and how many it read from the stage cache."""
-        return "stages: " + ", ".join(f"{stage} {self.work.get(stage, 0)} computed / {self.cached.get(stage, 0)} cached"
-                                      for stage in STAGES)
+        return "stages: " + ", ".join(
+            f"{stage} {self.work.get(stage, 0)} computed / {self.cached.get(stage, 0)} cached" for stage in STAGES
+        )
 
 
 def new_run_id() -> str:
@@ -142,8 +159,9 @@ class Run:
 
     def context(self, staging_dir: str | Path | None = None) -> StageContext:
         """The picklable context batches of this run need (on any process)."""
-        return make_context(self.summary.run_id, self.engine, self.cache_dir, staging_dir,
-                            self.options.warehouse_path, self.options.translate)
+        return make_context(
+            self.summary.run_id, self.engine, self.cache_dir, staging_dir, self.options.warehouse_path, self.options.translate
+        )
 
     def pending(self) -> list[SourceFile]:
         """Plan the run (`plan.plan_run`): the sources that need work; unchanged ones are counted
@@ -151,8 +169,7 @@ class Run:
         run's engine (once, by the single writer)."""
         con = warehouse.connect(self.options.warehouse_path)
         try:
-            plan = plan_run(con, self.options.paths, self.fingerprint, self.options.follow_links,
-                            self.options.exclude)
+            plan = plan_run(con, self.options.paths, self.fingerprint, self.options.follow_links, self.options.exclude)
             if self.engine.package_keys():
                 self.engine = CachedEngine(self.engine, snapshot(con, self.engine.package_keys()))
         finally:
@@ -167,8 +184,11 @@ class Run:
         context, pending, done, loaded = self.context(), [], 0, 0
         work = list(batches(sources, self.options.batch_size))
         processes = self._processes(len(sources), len(work))
-        staged = (_in_processes(work, context, processes, self.engine) if processes > 1 else
-                  (process_batch(batch, context, self.engine, isolate=True, label=label) for label, batch in work))
+        staged = (
+            _in_processes(work, context, processes, self.engine)
+            if processes > 1
+            else (process_batch(batch, context, self.engine, isolate=True, label=label) for label, batch in work)
+        )
         for (_, batch), outcome in zip(work, staged, strict=True):
             pending.append(outcome)
             done += len(batch)
@@ -184,8 +204,7 @@ class Run:
         none under MIN_DOCUMENTS_FOR_WORKERS. Only with the run's own engine and no translation
         package: a given engine may not travel to another process, and CTranslate2 already spreads
         a translation over every core."""
-        if (not self.own_engine or self.engine.package_keys() or n_batches < 2
-                or n_documents < MIN_DOCUMENTS_FOR_WORKERS):
+        if not self.own_engine or self.engine.package_keys() or n_batches < 2 or n_documents < MIN_DOCUMENTS_FOR_WORKERS:
             return 1
         configured = os.environ.get("INGEST_STAGE_PROCESSES", "").strip()
         wanted = int(configured) if configured.isdigit() else self.processes
@@ -216,18 +235,27 @@ class Run:
         """This run's row of the `runs` table."""
         summary = self.summary
         return {
-            "run_id": summary.run_id, "started_at": self.started, "finished_at": utc_now(),
-            "inputs": ", ".join(self.options.paths), "pipeline_version": self.fingerprint,
-            "engine": self.engine.name, "missing_pairs": ", ".join(summary.missing_pairs),
-            "n_files": summary.n_files, "n_loaded": len(summary.loaded), "n_skipped": len(summary.skipped),
-            "n_failed": len(summary.failed), "n_duplicate": len(summary.duplicates), "n_missing": len(summary.missing),
+            "run_id": summary.run_id,
+            "started_at": self.started,
+            "finished_at": utc_now(),
+            "inputs": ", ".join(self.options.paths),
+            "pipeline_version": self.fingerprint,
+            "engine": self.engine.name,
+            "missing_pairs": ", ".join(summary.missing_pairs),
+            "n_files": summary.n_files,
+            "n_loaded": len(summary.loaded),
+            "n_skipped": len(summary.skipped),
+            "n_failed": len(summary.failed),
+            "n_duplicate": len(summary.duplicates),
+            "n_missing": len(summary.missing),
             "status": "completed" if not summary.failed else "completed_with_failures",
         }
 
     def fill(self, con: duckdb.DuckDBPyConnection, progress: Progress | None = None) -> None:
         """Translate what `translate` asks for and the stages left waiting (after the checks)."""
-        filled = fill_for_run(con, self.translator, self.options.translate,
-                              lambda: report_data(con, self.summary.line(), self.cache_dir), progress)
+        filled = fill_for_run(
+            con, self.translator, self.options.translate, lambda: report_data(con, self.summary.line(), self.cache_dir), progress
+        )
         self.summary.filled, self.summary.waiting = filled.filled, filled.still_waiting
 
     def finish(self, progress: Progress | None = None, report: bool = False) -> RunSummary:
@@ -251,15 +279,20 @@ class Run:
         return self.summary
 
 
-def _in_processes(work: Sequence[tuple[str, list[SourceFile]]], context: StageContext, processes: int,
-                  engine: TranslationEngine) -> Iterator[StagedBatch]:
+def _in_processes(
+    work: Sequence[tuple[str, list[SourceFile]]], context: StageContext, processes: int, engine: TranslationEngine
+) -> Iterator[StagedBatch]:
     """Each batch's staged rows, in order, computed by `processes` spawned workers (each builds its
     engine from `context`, as a Dask worker does), at most two batches per worker ahead of the
     loader so staged rows never pile up in memory. A batch whose worker died (killed, out of
     memory) is computed again in this process, so the run loses nothing."""
     ahead = 2 * processes
-    pool = ProcessPoolExecutor(max_workers=processes, mp_context=multiprocessing.get_context("spawn"),
-                               initializer=_exit_with_parent, initargs=(os.getpid(),))
+    pool = ProcessPoolExecutor(
+        max_workers=processes,
+        mp_context=multiprocessing.get_context("spawn"),
+        initializer=_exit_with_parent,
+        initargs=(os.getpid(),),
+    )
     futures: collections.deque[Future[StagedBatch]] = collections.deque()
     submitted, broken = 0, False
     try:
@@ -267,8 +300,7 @@ def _in_processes(work: Sequence[tuple[str, list[SourceFile]]], context: StageCo
             while not broken and submitted < len(work) and len(futures) < ahead:
                 next_label, next_batch = work[submitted]
                 try:
-                    futures.append(pool.submit(process_batch, next_batch, context, None, isolate=True,
-                                               label=next_label))
+                    futures.append(pool.submit(process_batch, next_batch, context, None, isolate=True, label=next_label))
                     submitted += 1
                 except BrokenProcessPool:
                     broken = True
@@ -286,16 +318,23 @@ def _in_processes(work: Sequence[tuple[str, list[SourceFile]]], context: StageCo
 def _exit_with_parent(parent: int) -> None:
     """In a stage worker: exit when the run's process is gone (killed: nothing else tells its workers,
     which would otherwise wait for work for ever)."""
+
     def watch() -> None:
         while os.getppid() == parent:
             time.sleep(1.0)
         os._exit(1)
+
     threading.Thread(target=watch, name="exit-with-parent", daemon=True).start()
 
 
-def run_pipeline(paths: Sequence[str | Path], warehouse_path: str | Path, reports_dir: str | Path | None,
-                 engine: TranslationEngine | None = None, progress: Progress | None = None,
-                 **options: Any) -> RunSummary:
+def run_pipeline(
+    paths: Sequence[str | Path],
+    warehouse_path: str | Path,
+    reports_dir: str | Path | None,
+    engine: TranslationEngine | None = None,
+    progress: Progress | None = None,
+    **options: Any,
+) -> RunSummary:
     """Ingest `paths` into the warehouse and write the report, without Prefect; `options` are any
     other run parameters (`RunOptions`: batch_size, stage_cache, follow_links, translate...).
 
@@ -303,13 +342,21 @@ def run_pipeline(paths: Sequence[str | Path], warehouse_path: str | Path, report
     stage read from the stage cache when its inputs are unchanged, see `ingest.run.batches`)
     and are loaded one batch per transaction.
     """
-    return run(RunOptions(paths=tuple(str(p) for p in paths), warehouse_path=str(warehouse_path),
-                          reports_dir=str(reports_dir) if reports_dir is not None else None, **options),
-               engine, progress)
+    return run(
+        RunOptions(
+            paths=tuple(str(p) for p in paths),
+            warehouse_path=str(warehouse_path),
+            reports_dir=str(reports_dir) if reports_dir is not None else None,
+            **options,
+        ),
+        engine,
+        progress,
+    )
 
 
-def run(options: RunOptions, engine: TranslationEngine | None = None, progress: Progress | None = None,
-        processes: int = 1) -> RunSummary:
+def run(
+    options: RunOptions, engine: TranslationEngine | None = None, progress: Progress | None = None, processes: int = 1
+) -> RunSummary:
     """A run of `options` driven from this process (see `run_pipeline`); its stages in `processes`
     spawned workers (0: one per core), which re-import the program's main module: a script that
     asks for workers keeps its work under `if __name__ == "__main__":`."""

@@ -59,8 +59,7 @@ def open_zip(path: Path) -> zipfile.ZipFile:
         return zipfile.ZipFile(path)
     except zipfile.BadZipFile as exc:
         raise PackageError(
-            f"{path} is not a valid .argosmodel: not a zip archive, or truncated ({exc}); "
-            "download the package again"
+            f"{path} is not a valid .argosmodel: not a zip archive, or truncated ({exc}); download the package again"
         ) from exc
 
 
@@ -119,17 +118,13 @@ def _check_member_type(info: zipfile.ZipInfo) -> None:
 def _check_sizes(members: Sequence[zipfile.ZipInfo], limits: ArchiveLimits) -> None:
     total = sum(m.file_size for m in members)
     if total > limits.max_total_bytes:
-        raise refuse(
-            f"it would unpack to {total:,} bytes, more than the {limits.max_total_bytes:,} "
-            "byte limit"
-        )
+        raise refuse(f"it would unpack to {total:,} bytes, more than the {limits.max_total_bytes:,} byte limit")
     for info in members:
         ratio = info.file_size / max(info.compress_size, 1)
         # Small files may legitimately compress very well; only large ones can bomb.
         if info.file_size >= RATIO_CHECK_MIN_BYTES and ratio > limits.max_ratio:
             raise refuse(
-                f"entry {info.filename!r} expands {ratio:.0f}-fold (limit "
-                f"{limits.max_ratio:.0f}), the signature of a zip bomb"
+                f"entry {info.filename!r} expands {ratio:.0f}-fold (limit {limits.max_ratio:.0f}), the signature of a zip bomb"
             )
     total_ratio = total / max(sum(m.compress_size for m in members), 1)
     if total >= RATIO_CHECK_MIN_BYTES and total_ratio > limits.max_total_ratio:
@@ -184,13 +179,10 @@ def _check_folder_name(top: str, metadata: PackageMetadata) -> None:
     installs under the archive's folder name, so it would replace the other pair's package."""
     named = folder_pair(top)
     if named is not None and named != (base_code(metadata.from_code), base_code(metadata.to_code)):
-        raise refuse(f"its folder {top!r} names {named[0]}->{named[1]} but metadata.json declares "
-                     f"{metadata.pair}")
+        raise refuse(f"its folder {top!r} names {named[0]}->{named[1]} but metadata.json declares {metadata.pair}")
 
 
-def extract(
-    archive: zipfile.ZipFile, manifest: Manifest, staging: Path, limits: ArchiveLimits
-) -> None:
+def extract(archive: zipfile.ZipFile, manifest: Manifest, staging: Path, limits: ArchiveLimits) -> None:
     """Stream every file out, counting real bytes: headers may lie about sizes."""
     written = 0
     for info in manifest.files:
@@ -205,15 +197,10 @@ def extract(
                     _check_running_size(info, member_bytes, written, limits)
                     sink.write(chunk)
         except (zipfile.BadZipFile, EOFError, OSError, ValueError) as exc:
-            raise PackageError(
-                f"refusing to install: {info.filename!r} is corrupt ({exc}); download the "
-                "package again"
-            ) from exc
+            raise PackageError(f"refusing to install: {info.filename!r} is corrupt ({exc}); download the package again") from exc
 
 
-def _check_running_size(
-    info: zipfile.ZipInfo, member_bytes: int, total_bytes: int, limits: ArchiveLimits
-) -> None:
+def _check_running_size(info: zipfile.ZipInfo, member_bytes: int, total_bytes: int, limits: ArchiveLimits) -> None:
     if member_bytes > info.file_size:
         raise refuse(f"{info.filename!r} unpacks to more bytes than its header declares")
     if total_bytes > limits.max_total_bytes:

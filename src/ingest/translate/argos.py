@@ -94,9 +94,7 @@ class PairModel:
 
     def __init__(self, package_path: Path, target_prefix: str, settings: ArgosSettings) -> None:
         self.settings = settings
-        self.tokenizer = sentencepiece.SentencePieceProcessor(
-            model_file=str(package_path / "sentencepiece.model")
-        )
+        self.tokenizer = sentencepiece.SentencePieceProcessor(model_file=str(package_path / "sentencepiece.model"))
         self.translator = open_translator(package_path / "model", settings)
         self.target_prefix = target_prefix
 
@@ -156,8 +154,7 @@ class ArgosEngine:
 
     name = "argos"
 
-    def __init__(self, settings: ArgosSettings | None = None,
-                 packages: Sequence[InstalledPackage] | None = None) -> None:
+    def __init__(self, settings: ArgosSettings | None = None, packages: Sequence[InstalledPackage] | None = None) -> None:
         self.settings = settings or ArgosSettings()
         found = list_installed() if packages is None else packages
         self.packages = _newest_to_english(found)
@@ -168,8 +165,10 @@ class ArgosEngine:
         """What decides the output — packages and decoding settings; it changes when they do."""
         models = ",".join(sorted(f"{p.package_id}@{p.version}" for p in self.packages.values()))
         s = self.settings
-        return (f"argos[{models}] beam={s.beam_size} length_penalty={s.length_penalty} "
-                f"length={s.min_decoding_length}..{s.max_decoding_length}")
+        return (
+            f"argos[{models}] beam={s.beam_size} length_penalty={s.length_penalty} "
+            f"length={s.min_decoding_length}..{s.max_decoding_length}"
+        )
 
     def missing_pairs(self, langs: Sequence[str]) -> list[str]:
         sources = {base_language(lang) for lang in langs if needs_translation(lang)} - {TARGET_LANGUAGE}
@@ -193,8 +192,9 @@ class ArgosEngine:
         # Each distinct segment is translated once per call; blank ones need nothing.
         distinct = list(dict.fromkeys(text for text in texts if text.strip()))
         english = dict(zip(distinct, self._model(package).translate(distinct), strict=True)) if distinct else {}
-        return [Translation(english[text], TRANSLATED, label) if text in english else Translation(text, NOT_NEEDED)
-                for text in texts]
+        return [
+            Translation(english[text], TRANSLATED, label) if text in english else Translation(text, NOT_NEEDED) for text in texts
+        ]
 
     def _model(self, package: InstalledPackage) -> PairModel:
         return load_pair_model(package.path, package.version, package.target_prefix, self.settings)

@@ -88,9 +88,7 @@ def lookup(con: duckdb.DuckDBPyConnection, key: PackageKey, texts: Sequence[str]
     return {by_hash[digest]: text_en for digest, text_en in rows}
 
 
-def store(
-    con: duckdb.DuckDBPyConnection, key: PackageKey, pairs: Iterable[tuple[str, str]]
-) -> int:
+def store(con: duckdb.DuckDBPyConnection, key: PackageKey, pairs: Iterable[tuple[str, str]]) -> int:
     """Cache (source, English) pairs for `key`; returns how many distinct sources were given.
 
     Entries of other versions of the same package are deleted first: an upgraded model
@@ -141,8 +139,7 @@ class SnapshotCache:
         self.entries = entries or {}
 
     def lookup(self, key: PackageKey, texts: Sequence[str]) -> dict[str, str]:
-        return {text: self.entries[(key, source_hash(text))] for text in texts
-                if (key, source_hash(text)) in self.entries}
+        return {text: self.entries[(key, source_hash(text))] for text in texts if (key, source_hash(text)) in self.entries}
 
     def store(self, key: PackageKey, pairs: Iterable[tuple[str, str]]) -> int:
         added = {(key, source_hash(source)): text_en for source, text_en in pairs}
@@ -155,8 +152,10 @@ def snapshot(con: duckdb.DuckDBPyConnection, keys: Iterable[PackageKey]) -> Snap
     ensure_schema(con)
     entries: dict[tuple[PackageKey, str], str] = {}
     for key in keys:
-        rows = con.execute(f"SELECT source_sha256, text_en FROM {TABLE} WHERE package_id = ? AND package_version = ?",
-                           [key.package_id, key.version]).fetchall()
+        rows = con.execute(
+            f"SELECT source_sha256, text_en FROM {TABLE} WHERE package_id = ? AND package_version = ?",
+            [key.package_id, key.version],
+        ).fetchall()
         entries.update({(key, digest): text_en for digest, text_en in rows})
     return SnapshotCache(entries)
 
@@ -173,7 +172,9 @@ def store_from_segments(con: duckdb.DuckDBPyConnection, doc_ids: Sequence[str]) 
         FROM segments
         WHERE doc_id IN (SELECT unnest(?::VARCHAR[])) AND translation_status = 'translated'
           AND translation_engine LIKE '%:%@%' AND text_en IS NOT NULL
-        """, [list(doc_ids)]).fetchall()
+        """,
+        [list(doc_ids)],
+    ).fetchall()
     by_key: dict[PackageKey, list[tuple[str, str]]] = {}
     for package_id, version, text, text_en in rows:
         by_key.setdefault(PackageKey(package_id, version), []).append((text, text_en))

@@ -121,8 +121,9 @@ class CachedEngine:
         cached = self.cache.lookup(key, list(dict.fromkeys(texts)))
         todo = list(dict.fromkeys(text for text in texts if text not in cached))
         fresh = dict(zip(todo, self.engine.translate(lang, todo), strict=True))
-        stored = [(text, result.text_en) for text, result in fresh.items()
-                  if result.status == TRANSLATED and result.text_en is not None]
+        stored = [
+            (text, result.text_en) for text, result in fresh.items() if result.status == TRANSLATED and result.text_en is not None
+        ]
         if stored:
             self.cache.store(key, stored)
         label = engine_label(self.name, key)
@@ -154,5 +155,6 @@ class WaitingEngine:
     def translate(self, lang: str, texts: Sequence[str]) -> list[Translation]:
         if not needs_translation(lang) or self.package_key(lang) is None:
             return self.engine.translate(lang, texts)  # no model call: not needed, or no package
-        return [Translation(None, WAITING, None, WAITING_REASON) if text.strip() else Translation(text, NOT_NEEDED)
-                for text in texts]
+        return [
+            Translation(None, WAITING, None, WAITING_REASON) if text.strip() else Translation(text, NOT_NEEDED) for text in texts
+        ]

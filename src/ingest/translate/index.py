@@ -71,12 +71,9 @@ def install_from_index(langs: Sequence[str], limits: NetworkLimits = NetworkLimi
     missing = [f"{src}->{dst}" for src, dst in wanted if (src, dst) not in available]
     if missing:
         offered = ", ".join(sorted(f"{s}->{d}" for s, d in available if d == TARGET_CODE)) or "nothing"
-        raise PackageError(
-            f"the Argos index has no package for {', '.join(missing)}; it offers: {offered}"
-        )
+        raise PackageError(f"the Argos index has no package for {', '.join(missing)}; it offers: {offered}")
     with tempfile.TemporaryDirectory(prefix="ingest-download-") as scratch:
-        downloaded = [(pair, _download(available[pair], Path(scratch) / f"{pair[0]}.argosmodel", limits))
-                      for pair in wanted]
+        downloaded = [(pair, _download(available[pair], Path(scratch) / f"{pair[0]}.argosmodel", limits)) for pair in wanted]
         return [install_from_file(path, expected_pair=pair) for pair, path in downloaded]
 
 
@@ -86,15 +83,15 @@ def fetch_index(limits: NetworkLimits = NetworkLimits()) -> list[IndexEntry]:
     url = argos_settings().remote_package_index
     body = io.BytesIO()
     try:
-        _within(limits.index_seconds, lambda: _fetch(url, body, limits.index_seconds, limits.index_seconds,
-                                                     limits.max_index_bytes))
+        _within(
+            limits.index_seconds, lambda: _fetch(url, body, limits.index_seconds, limits.index_seconds, limits.max_index_bytes)
+        )
     except PackageError as exc:
         raise PackageError(f"cannot reach the Argos package index at {url} ({exc}); {OFFLINE_HINT}") from exc
     try:
         index = json.loads(body.getvalue().decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
-        raise PackageError(f"the Argos package index at {url} is not a JSON list of packages ({exc}); "
-                           f"{OFFLINE_HINT}") from exc
+        raise PackageError(f"the Argos package index at {url} is not a JSON list of packages ({exc}); {OFFLINE_HINT}") from exc
     if not isinstance(index, list):
         raise PackageError(f"the Argos package index at {url} is not a JSON list of packages; {OFFLINE_HINT}")
     return [entry for entry in map(_index_entry, index) if entry is not None]
@@ -104,8 +101,12 @@ def _index_entry(item: object) -> IndexEntry | None:
     if not isinstance(item, dict) or item.get("type", "translate") != "translate":
         return None
     from_code, to_code, links = item.get("from_code"), item.get("to_code"), item.get("links")
-    if not (isinstance(from_code, str) and LANGUAGE_CODE_RE.fullmatch(from_code)
-            and isinstance(to_code, str) and LANGUAGE_CODE_RE.fullmatch(to_code)) or not isinstance(links, list):
+    if not (
+        isinstance(from_code, str)
+        and LANGUAGE_CODE_RE.fullmatch(from_code)
+        and isinstance(to_code, str)
+        and LANGUAGE_CODE_RE.fullmatch(to_code)
+    ) or not isinstance(links, list):
         return None
     usable = tuple(link for link in links if isinstance(link, str) and link.startswith(("http://", "https://")))
     return IndexEntry(from_code, to_code, usable) if usable else None
@@ -117,15 +118,19 @@ def _download(entry: IndexEntry, target: Path, limits: NetworkLimits) -> Path:
     for url in entry.links:
         try:
             with open(target, "wb") as sink:
-                _within(limits.download_seconds + limits.stall_seconds,
-                        functools.partial(_fetch, url, sink, limits.stall_seconds, limits.download_seconds,
-                                          limits.max_download_bytes))
+                _within(
+                    limits.download_seconds + limits.stall_seconds,
+                    functools.partial(
+                        _fetch, url, sink, limits.stall_seconds, limits.download_seconds, limits.max_download_bytes
+                    ),
+                )
         except PackageError as exc:
             failures.append(f"{url}: {exc}")
             continue
         return target
-    raise PackageError(f"downloading {entry.from_code}->{entry.to_code} failed ({'; '.join(failures)}); "
-                       f"nothing was installed; {OFFLINE_HINT}")
+    raise PackageError(
+        f"downloading {entry.from_code}->{entry.to_code} failed ({'; '.join(failures)}); nothing was installed; {OFFLINE_HINT}"
+    )
 
 
 def _fetch(url: str, sink: BinaryIO, stall_seconds: float, total_seconds: float, max_bytes: int) -> None:

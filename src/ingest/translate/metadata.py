@@ -92,8 +92,10 @@ def _checked(data: dict[str, Any], where: str) -> PackageMetadata:
     _check_optional_types(data, where)
     from_code, to_code = data["from_code"], data["to_code"]
     if base_code(to_code) != TARGET_CODE or base_code(from_code) == TARGET_CODE:
-        raise PackageError(f"{where} declares {from_code}->{to_code}; only packages that translate another "
-                           f"language into English (xx->{TARGET_CODE}) are used here")
+        raise PackageError(
+            f"{where} declares {from_code}->{to_code}; only packages that translate another "
+            f"language into English (xx->{TARGET_CODE}) are used here"
+        )
     return PackageMetadata(from_code, to_code, version, data.get("target_prefix") or "")
 
 
@@ -108,10 +110,11 @@ def _check_optional_types(data: dict[str, Any], where: str) -> None:
         if key in data and not _list_of(data[key], str):
             raise PackageError(f"{where} field {key!r} must be a list of text (got {_shown(data[key])})")
     for key in _OPTIONAL_LANGUAGE_LISTS:
-        if key in data and not (_list_of(data[key], dict) and all(
-                all(isinstance(item.get(k, ""), str) for k in ("code", "name")) for item in data[key])):
-            raise PackageError(f"{where} field {key!r} must be a list of {{code, name}} objects "
-                               f"(got {_shown(data[key])})")
+        if key in data and not (
+            _list_of(data[key], dict)
+            and all(all(isinstance(item.get(k, ""), str) for k in ("code", "name")) for item in data[key])
+        ):
+            raise PackageError(f"{where} field {key!r} must be a list of {{code, name}} objects (got {_shown(data[key])})")
     if "dependencies" in data and not isinstance(data["dependencies"], list):
         raise PackageError(f"{where} field 'dependencies' must be a list (got {_shown(data['dependencies'])})")
 

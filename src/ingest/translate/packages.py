@@ -75,9 +75,11 @@ def argos_settings() -> ModuleType:
     try:
         from argostranslate import settings
     except OSError as error:
-        raise SettingsError(f"argostranslate cannot make its folder {error.filename} ({error.strerror}); point "
-                            "ARGOS_PACKAGES_DIR, XDG_DATA_HOME, XDG_CONFIG_HOME and XDG_CACHE_HOME at folders "
-                            "(or unset them)") from error
+        raise SettingsError(
+            f"argostranslate cannot make its folder {error.filename} ({error.strerror}); point "
+            "ARGOS_PACKAGES_DIR, XDG_DATA_HOME, XDG_CONFIG_HOME and XDG_CACHE_HOME at folders "
+            "(or unset them)"
+        ) from error
     return settings
 
 
@@ -101,8 +103,10 @@ class BrokenPackage:
     reason: str
 
     def hint(self) -> str:
-        return (f"{self.path} is not a usable package ({self.reason}); it is skipped. Remove it with "
-                f"`ingest models remove {self.path.name}` and install the package again")
+        return (
+            f"{self.path} is not a usable package ({self.reason}); it is skipped. Remove it with "
+            f"`ingest models remove {self.path.name}` and install the package again"
+        )
 
 
 def scan() -> tuple[list[InstalledPackage], list[BrokenPackage]]:
@@ -128,17 +132,18 @@ def broken_packages() -> list[BrokenPackage]:
 
 
 def _package_folders() -> list[Path]:
-    return [directory for root in _search_dirs() if root.is_dir()
-            for directory in sorted(root.iterdir()) if _looks_like_package(directory)]
+    return [
+        directory
+        for root in _search_dirs()
+        if root.is_dir()
+        for directory in sorted(root.iterdir())
+        if _looks_like_package(directory)
+    ]
 
 
 def _looks_like_package(directory: Path) -> bool:
     # Hidden folders are our staging/trash areas; folders without metadata are not packages.
-    return (
-        directory.is_dir()
-        and not directory.name.startswith(".")
-        and (directory / "metadata.json").is_file()
-    )
+    return directory.is_dir() and not directory.name.startswith(".") and (directory / "metadata.json").is_file()
 
 
 def describe(directory: Path) -> InstalledPackage:
@@ -197,8 +202,7 @@ def remove(target: str) -> list[InstalledPackage | BrokenPackage]:
     if not doomed:
         names = ", ".join(p.pair for p in installed) or "none"
         raise PackageError(
-            f"no package for {from_code}->{to_code} is installed (installed: {names}); "
-            f"see `{command('models list')}`"
+            f"no package for {from_code}->{to_code} is installed (installed: {names}); see `{command('models list')}`"
         )
     for package in doomed:
         _delete_atomically(package.path)
@@ -221,8 +225,9 @@ def _delete_atomically(directory: Path) -> None:
 # ----------------------------------------------------------------------------- installing
 
 
-def install_from_file(path: Path | str, limits: ArchiveLimits = ArchiveLimits(),
-                      expected_pair: tuple[str, str] | None = None) -> InstalledPackage:
+def install_from_file(
+    path: Path | str, limits: ArchiveLimits = ArchiveLimits(), expected_pair: tuple[str, str] | None = None
+) -> InstalledPackage:
     """Validate and install a `.argosmodel` file, replacing any package of the same pair.
 
     Everything is checked before anything is moved into the package directory: the archive
@@ -258,8 +263,9 @@ def install_from_file(path: Path | str, limits: ArchiveLimits = ArchiveLimits(),
 
 def _check_expected_pair(metadata: PackageMetadata, expected: tuple[str, str] | None) -> None:
     if expected is not None and (base_code(metadata.from_code), base_code(metadata.to_code)) != expected:
-        raise archive_file.refuse(f"it was fetched as the {expected[0]}->{expected[1]} package but "
-                                  f"metadata.json declares {metadata.pair}")
+        raise archive_file.refuse(
+            f"it was fetched as the {expected[0]}->{expected[1]} package but metadata.json declares {metadata.pair}"
+        )
 
 
 def _sweep_stale(root: Path) -> None:

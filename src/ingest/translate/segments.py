@@ -20,8 +20,7 @@ def apply_translations(records: Iterable[SegmentRecord], translations: Iterable[
 
 def translations_of(records: Iterable[SegmentRecord]) -> list[Translation]:
     """The translations the records carry (what the stage cache stores)."""
-    return [Translation(r.text_en, r.translation_status or "", r.translation_engine, r.translation_reason)
-            for r in records]
+    return [Translation(r.text_en, r.translation_status or "", r.translation_engine, r.translation_reason) for r in records]
 
 
 def translate_documents(documents: Sequence[PreparedDocument], engine: TranslationEngine) -> None:

@@ -58,40 +58,51 @@ def untranslated(con: duckdb.DuckDBPyConnection) -> tuple[dict[str, int], dict[s
     """Segments of `ok` documents that no installed package could translate, by language: those of
     languages documents are written in (a package would translate them), and the rest (a segment
     detected as Catalan or Danish in a Japanese article is a name, an identifier or a short heading)."""
-    rows = con.execute("SELECT s.lang, count(*), bool_or(s.lang IN (SELECT lang FROM documents WHERE status = 'ok')) "
-                       "FROM segments s JOIN documents d USING (doc_id) WHERE d.status = 'ok' "
-                       "AND s.translation_status = 'untranslated' GROUP BY 1 ORDER BY 1").fetchall()
+    rows = con.execute(
+        "SELECT s.lang, count(*), bool_or(s.lang IN (SELECT lang FROM documents WHERE status = 'ok')) "
+        "FROM segments s JOIN documents d USING (doc_id) WHERE d.status = 'ok' "
+        "AND s.translation_status = 'untranslated' GROUP BY 1 ORDER BY 1"
+    ).fetchall()
     return {lang: n for lang, n, written in rows if written}, {lang: n for lang, n, written in rows if not written}
 
 
 def waiting_count(con: duckdb.DuckDBPyConnection) -> int:
     """Segments of `ok` documents that wait for a translation."""
-    row = con.execute("SELECT count(*) FROM segments s JOIN documents d USING (doc_id) "
-                      "WHERE d.status = 'ok' AND s.translation_status = ?", [WAITING]).fetchone()
+    row = con.execute(
+        "SELECT count(*) FROM segments s JOIN documents d USING (doc_id) WHERE d.status = 'ok' AND s.translation_status = ?",
+        [WAITING],
+    ).fetchone()
     assert row is not None  # count(*) always returns one row
     return row[0]
 
 
-def waiting_segments(con: duckdb.DuckDBPyConnection,
-                     sentences: Collection[tuple[str, str]] | None = None) -> list[WaitingSegment]:
+def waiting_segments(
+    con: duckdb.DuckDBPyConnection, sentences: Collection[tuple[str, str]] | None = None
+) -> list[WaitingSegment]:
     """The waiting segments of `ok` documents, by document; only those whose (doc_id, text) is
     among `sentences` when given."""
-    query = ("SELECT s.doc_id, s.seg_idx, s.lang, s.text FROM segments s JOIN documents d USING (doc_id) "
-             "WHERE d.status = 'ok' AND s.translation_status = ?")
+    query = (
+        "SELECT s.doc_id, s.seg_idx, s.lang, s.text FROM segments s JOIN documents d USING (doc_id) "
+        "WHERE d.status = 'ok' AND s.translation_status = ?"
+    )
     parameters: list = [WAITING]
     if sentences is not None:
         wanted = sorted(set(sentences))
         if not wanted:
             return []
-        query += (" AND (s.doc_id, s.text) IN (SELECT (unnest(?::VARCHAR[]), unnest(?::VARCHAR[])))")
+        query += " AND (s.doc_id, s.text) IN (SELECT (unnest(?::VARCHAR[]), unnest(?::VARCHAR[])))"
         parameters += [[doc_id for doc_id, _ in wanted], [text for _, text in wanted]]
     rows = con.execute(query + " ORDER BY s.doc_id, s.seg_idx", parameters).fetchall()
     return [WaitingSegment(*row) for row in rows]
 
 
-def fill_waiting(con: duckdb.DuckDBPyConnection, engine: TranslationEngine,
-                 sentences: Collection[tuple[str, str]] | None = None, progress: Progress | None = None,
-                 batch_segments: int = BATCH_SEGMENTS) -> FillResult:
+def fill_waiting(
+    con: duckdb.DuckDBPyConnection,
+    engine: TranslationEngine,
+    sentences: Collection[tuple[str, str]] | None = None,
+    progress: Progress | None = None,
+    batch_segments: int = BATCH_SEGMENTS,
+) -> FillResult:
     """Translate the waiting segments (only those of `sentences`, (doc_id, text) pairs, when given)
     with the warehouse's translation cache first, then `engine` (uncached: the cache used is the
     warehouse's, written in each batch's transaction). Segments of a language no installed
@@ -157,34 +168,54 @@ class _BufferedCache:
         self.pending.clear()
 
 
-def _write(con: duckdb.DuckDBPyConnection, batch: Sequence[WaitingSegment], translations: Sequence[Translation],
-           buffered: _BufferedCache) -> None:
+def _write(
+    con: duckdb.DuckDBPyConnection, batch: Sequence[WaitingSegment], translations: Sequence[Translation], buffered: _BufferedCache
+) -> None:
     """Segments, claims' English, fidelity issues and the cache of one batch, in one transaction."""
-    filled = [(segment, t) for segment, t in zip(batch, translations, strict=True)
-              if t.status in (TRANSLATED, CACHED) and t.text_en is not None]
+    filled = [
+        (segment, t)
+        for segment, t in zip(batch, translations, strict=True)
+        if t.status in (TRANSLATED, CACHED) and t.text_en is not None
+    ]
     if not filled and not buffered.pending:
         return
     columns = {
-        "doc_id": [s.doc_id for s, _ in filled], "seg_idx": [s.seg_idx for s, _ in filled],
-        "text_en": [t.text_en for _, t in filled], "status": [t.status for _, t in filled],
+        "doc_id": [s.doc_id for s, _ in filled],
+        "seg_idx": [s.seg_idx for s, _ in filled],
+        "text_en": [t.text_en for _, t in filled],
+        "status": [t.status for _, t in filled],
         "engine": [t.engine for _, t in filled],
     }
-    filled_rows = ("(SELECT unnest(?::VARCHAR[]) AS doc_id, unnest(?::INTEGER[]) AS seg_idx, "
-                   "unnest(?::VARCHAR[]) AS text_en, unnest(?::VARCHAR[]) AS status, unnest(?::VARCHAR[]) AS engine)")
-    issues = [(s.doc_id, s.seg_idx, i.kind, i.expected, i.detail)
-              for s, t in filled for i in check_fidelity(s.text, t.text_en or "", s.lang)]
+    filled_rows = (
+        "(SELECT unnest(?::VARCHAR[]) AS doc_id, unnest(?::INTEGER[]) AS seg_idx, "
+        "unnest(?::VARCHAR[]) AS text_en, unnest(?::VARCHAR[]) AS status, unnest(?::VARCHAR[]) AS engine)"
+    )
+    issues = [
+        (s.doc_id, s.seg_idx, i.kind, i.expected, i.detail)
+        for s, t in filled
+        for i in check_fidelity(s.text, t.text_en or "", s.lang)
+    ]
     con.execute("BEGIN TRANSACTION")
     try:
-        con.execute(f"UPDATE segments SET text_en = f.text_en, translation_status = f.status, "
-                    f"translation_engine = f.engine, translation_reason = NULL FROM {filled_rows} f "
-                    "WHERE segments.doc_id = f.doc_id AND segments.seg_idx = f.seg_idx", list(columns.values()))
-        con.execute(f"UPDATE claims SET evidence_en = f.text_en FROM {filled_rows} f "
-                    "WHERE claims.doc_id = f.doc_id AND claims.seg_idx = f.seg_idx", list(columns.values()))
-        con.execute(f"DELETE FROM translation_issues t USING {filled_rows} f "
-                    "WHERE t.doc_id = f.doc_id AND t.seg_idx = f.seg_idx", list(columns.values()))
+        con.execute(
+            f"UPDATE segments SET text_en = f.text_en, translation_status = f.status, "
+            f"translation_engine = f.engine, translation_reason = NULL FROM {filled_rows} f "
+            "WHERE segments.doc_id = f.doc_id AND segments.seg_idx = f.seg_idx",
+            list(columns.values()),
+        )
+        con.execute(
+            f"UPDATE claims SET evidence_en = f.text_en FROM {filled_rows} f "
+            "WHERE claims.doc_id = f.doc_id AND claims.seg_idx = f.seg_idx",
+            list(columns.values()),
+        )
+        con.execute(
+            f"DELETE FROM translation_issues t USING {filled_rows} f WHERE t.doc_id = f.doc_id AND t.seg_idx = f.seg_idx",
+            list(columns.values()),
+        )
         if issues:
-            con.executemany("INSERT INTO translation_issues (doc_id, seg_idx, kind, expected, detail) "
-                            "VALUES (?, ?, ?, ?, ?)", issues)
+            con.executemany(
+                "INSERT INTO translation_issues (doc_id, seg_idx, kind, expected, detail) VALUES (?, ?, ?, ?, ?)", issues
+            )
         buffered.flush()
         con.execute("COMMIT")
     except BaseException:

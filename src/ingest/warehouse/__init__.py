@@ -73,8 +73,10 @@ def _lock_holder(error: Exception) -> str:
 
 
 def _lock_message(path: Path, error: Exception) -> str:
-    return (f"the warehouse {path} is locked by {_lock_holder(error)} (an open duckdb CLI, `ingest sql` or another run); "
-            f"close it or wait for it to finish, then re-run. DuckDB said: {error}")
+    return (
+        f"the warehouse {path} is locked by {_lock_holder(error)} (an open duckdb CLI, `ingest sql` or another run); "
+        f"close it or wait for it to finish, then re-run. DuckDB said: {error}"
+    )
 
 
 def _is_lock_error(error: Exception) -> bool:
@@ -82,8 +84,9 @@ def _is_lock_error(error: Exception) -> bool:
     return "lock" in text and ("conflicting" in text or "could not set lock" in text)
 
 
-def connect(path: str | Path, read_only: bool = False, retries: int = _LOCK_RETRIES,
-            file_access: bool = False) -> duckdb.DuckDBPyConnection:
+def connect(
+    path: str | Path, read_only: bool = False, retries: int = _LOCK_RETRIES, file_access: bool = False
+) -> duckdb.DuckDBPyConnection:
     """Open (creating if needed) the warehouse; retry while another process holds its lock.
 
     A read-only connection runs users' SQL, so it cannot touch other files unless `file_access`
@@ -95,8 +98,9 @@ def connect(path: str | Path, read_only: bool = False, retries: int = _LOCK_RETR
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
     except OSError as error:
-        raise WarehouseError(f"cannot create the warehouse folder {path.parent} ({error.strerror or error}); "
-                             "choose another --warehouse path") from error
+        raise WarehouseError(
+            f"cannot create the warehouse folder {path.parent} ({error.strerror or error}); choose another --warehouse path"
+        ) from error
     if read_only:
         config: dict[str, str | bool | int | float | list[str]] = {} if file_access else dict(_READ_ONLY_CONFIG)
     else:
@@ -107,14 +111,17 @@ def connect(path: str | Path, read_only: bool = False, retries: int = _LOCK_RETR
             break
         except duckdb.Error as error:
             if not _is_lock_error(error):
-                raise WarehouseError(f"cannot open the warehouse {path} ({error}); {_RECOVERY.format(path=path)}"
-                                     ) from error
+                raise WarehouseError(f"cannot open the warehouse {path} ({error}); {_RECOVERY.format(path=path)}") from error
             if attempt == retries:
                 raise WarehouseLockedError(_lock_message(path, error)) from error
             if attempt == 0:  # said at once: a silent wait of half a minute looks like a hang
-                _log.warning("the warehouse %s is locked by %s; waiting up to %.0f s for it to be free", path,
-                             _lock_holder(error), _LOCK_BACKOFF_S * (2 ** retries - 1))
-            time.sleep(_LOCK_BACKOFF_S * 2 ** attempt)
+                _log.warning(
+                    "the warehouse %s is locked by %s; waiting up to %.0f s for it to be free",
+                    path,
+                    _lock_holder(error),
+                    _LOCK_BACKOFF_S * (2**retries - 1),
+                )
+            time.sleep(_LOCK_BACKOFF_S * 2**attempt)
     try:
         # DuckDB draws a progress bar on stdout for a query that runs over 2 s: in the middle of the
         # rows `ingest sql` writes there (JSON piped into another tool).
@@ -141,8 +148,10 @@ def confine(con: duckdb.DuckDBPyConnection, directory: str | Path) -> None:
 
 
 # What to do with a warehouse that cannot be read: every document is ingested again from its file.
-_RECOVERY = ("if it is not a DuckDB file or is damaged, move it away (e.g. `mv {path} {path}.damaged`) and run "
-             "again: every input is ingested anew, and the stage cache next to it makes that quick")
+_RECOVERY = (
+    "if it is not a DuckDB file or is damaged, move it away (e.g. `mv {path} {path}.damaged`) and run "
+    "again: every input is ingested anew, and the stage cache next to it makes that quick"
+)
 _HEADER_BYTES = 3 * 4096  # DuckDB's main header and its two database headers
 
 
@@ -151,17 +160,21 @@ def _check_whole(con: duckdb.DuckDBPyConnection, path: Path) -> None:
     when a query reaches a missing block. The file must reach past the last block a table uses."""
     block_size = scalar(con, "SELECT block_size FROM pragma_database_size()")
     last_block = -1
-    for schema, table in con.execute("SELECT schema_name, table_name FROM duckdb_tables() "
-                                     "WHERE database_name = current_database()").fetchall():
+    for schema, table in con.execute(
+        "SELECT schema_name, table_name FROM duckdb_tables() WHERE database_name = current_database()"
+    ).fetchall():
         # Quoted: a user's table may be named "notes.2024".
-        used = scalar(con, "SELECT max(block_id) FROM pragma_storage_info(?) WHERE persistent",
-                      [f"{quoted(schema)}.{quoted(table)}"])
+        used = scalar(
+            con, "SELECT max(block_id) FROM pragma_storage_info(?) WHERE persistent", [f"{quoted(schema)}.{quoted(table)}"]
+        )
         last_block = max(last_block, used if used is not None else -1)
     expected = _HEADER_BYTES + (last_block + 1) * block_size
     size = path.stat().st_size
     if size < expected:
-        raise WarehouseCorruptError(f"the warehouse {path} is truncated ({size:,} bytes; its tables need at least "
-                                    f"{expected:,}); " + _RECOVERY.format(path=path))
+        raise WarehouseCorruptError(
+            f"the warehouse {path} is truncated ({size:,} bytes; its tables need at least "
+            f"{expected:,}); " + _RECOVERY.format(path=path)
+        )
 
 
 def scalar(con: duckdb.DuckDBPyConnection, sql: str, params: Sequence[Any] | None = None) -> Any:
@@ -179,14 +192,16 @@ def quoted(name: str) -> str:
 def is_damage(error: BaseException) -> bool:
     """Whether a DuckDB error means the file is damaged (rather than a query or lock problem)."""
     text = str(error)
-    return isinstance(error, duckdb.Error) and any(sign in text for sign in (
-        "Corrupt database file", "Could not read enough bytes", "checksum"))
+    return isinstance(error, duckdb.Error) and any(
+        sign in text for sign in ("Corrupt database file", "Could not read enough bytes", "checksum")
+    )
 
 
 def damage_error(path: str | Path, error: BaseException) -> WarehouseCorruptError:
     """The error to raise for a DuckDB error that `is_damage`."""
-    return WarehouseCorruptError(f"the warehouse {path} is damaged ({str(error).splitlines()[0][:200]}); "
-                                 + _RECOVERY.format(path=path))
+    return WarehouseCorruptError(
+        f"the warehouse {path} is damaged ({str(error).splitlines()[0][:200]}); " + _RECOVERY.format(path=path)
+    )
 
 
 def _schema_file() -> Traversable:
@@ -216,9 +231,13 @@ def record_applied(con: duckdb.DuckDBPyConnection, part: str, digest: str) -> No
 
 def _state_columns(con: duckdb.DuckDBPyConnection) -> list[str]:
     """The columns of schema_state, read from the catalog (a failed query would abort a transaction)."""
-    return [name for name, in con.execute(
-        "SELECT column_name FROM duckdb_columns() WHERE table_name = 'schema_state' "
-        "AND database_name = current_database() AND schema_name = current_schema() ORDER BY column_index").fetchall()]
+    return [
+        name
+        for (name,) in con.execute(
+            "SELECT column_name FROM duckdb_columns() WHERE table_name = 'schema_state' "
+            "AND database_name = current_database() AND schema_name = current_schema() ORDER BY column_index"
+        ).fetchall()
+    ]
 
 
 def schema_is_current(con: duckdb.DuckDBPyConnection) -> bool:
@@ -282,13 +301,16 @@ _STORAGE_SIGNS = ("Could not write file", "No space left", "Failed to commit")
 def is_storage_fault(error: BaseException) -> bool:
     """Whether a DuckDB error means the warehouse's storage failed (a full disk ...), not a statement."""
     return isinstance(error, _STORAGE_FAULTS) or (
-        isinstance(error, duckdb.Error) and any(sign in str(error) for sign in _STORAGE_SIGNS))
+        isinstance(error, duckdb.Error) and any(sign in str(error) for sign in _STORAGE_SIGNS)
+    )
 
 
 def storage_error(path: str | Path, error: BaseException) -> WarehouseError:
     """The one-line error for a storage fault while writing the warehouse at `path`."""
-    return WarehouseError(f"cannot write {path} ({str(error).splitlines()[0][:300]}); nothing of the failed step "
-                          "was written. Free disk space or fix the storage, then run again: what was loaded is kept")
+    return WarehouseError(
+        f"cannot write {path} ({str(error).splitlines()[0][:300]}); nothing of the failed step "
+        "was written. Free disk space or fix the storage, then run again: what was loaded is kept"
+    )
 
 
 def known_fault(path: str | Path, error: BaseException) -> WarehouseError | None:
@@ -309,9 +331,11 @@ def known_fault(path: str | Path, error: BaseException) -> WarehouseError | None
 
 def _other_version(con: duckdb.DuckDBPyConnection, detail: str) -> WarehouseError:
     path = _path_of(con)
-    return WarehouseError(f"the warehouse {path} is from another version of ingest and cannot be brought up to "
-                          f"date ({detail}); move it away (e.g. `mv {path} {path}.old`) and run again: every input "
-                          "is ingested anew, and the stage cache next to it makes that quick")
+    return WarehouseError(
+        f"the warehouse {path} is from another version of ingest and cannot be brought up to "
+        f"date ({detail}); move it away (e.g. `mv {path} {path}.old`) and run again: every input "
+        "is ingested anew, and the stage cache next to it makes that quick"
+    )
 
 
 @functools.lru_cache(maxsize=1)
@@ -322,8 +346,9 @@ def _defined_columns() -> dict[str, list[tuple[str, str]]]:
         scratch.execute(_schema_file().read_text("utf-8"))
         columns: dict[str, list[tuple[str, str]]] = {}
         for table, column, data_type in scratch.execute(
-                "SELECT table_name, column_name, data_type FROM duckdb_columns() "
-                "WHERE database_name = current_database() ORDER BY table_name, column_index").fetchall():
+            "SELECT table_name, column_name, data_type FROM duckdb_columns() "
+            "WHERE database_name = current_database() ORDER BY table_name, column_index"
+        ).fetchall():
             columns.setdefault(table, []).append((column, data_type))
         return columns
     finally:
@@ -335,8 +360,9 @@ def _add_missing_columns(con: duckdb.DuckDBPyConnection) -> None:
     its rows); a column of another type cannot be converted and is refused."""
     present: dict[str, dict[str, str]] = {}
     for table, column, data_type in con.execute(
-            "SELECT table_name, column_name, data_type FROM duckdb_columns() WHERE database_name = current_database() "
-            "AND schema_name = current_schema()").fetchall():
+        "SELECT table_name, column_name, data_type FROM duckdb_columns() WHERE database_name = current_database() "
+        "AND schema_name = current_schema()"
+    ).fetchall():
         present.setdefault(table, {})[column] = data_type
     for table, columns in _defined_columns().items():
         if table not in present:
@@ -365,9 +391,11 @@ def table_columns(con: duckdb.DuckDBPyConnection, *tables: str) -> dict[str, lis
     """Each table's columns in order, from one catalog query."""
     columns: dict[str, list[str]] = {table: [] for table in tables}
     for table, column in con.execute(
-            "SELECT table_name, column_name FROM duckdb_columns() WHERE database_name = current_database() "
-            "AND schema_name = current_schema() AND table_name IN "
-            f"({', '.join('?' for _ in tables)}) ORDER BY table_name, column_index", list(tables)).fetchall():
+        "SELECT table_name, column_name FROM duckdb_columns() WHERE database_name = current_database() "
+        "AND schema_name = current_schema() AND table_name IN "
+        f"({', '.join('?' for _ in tables)}) ORDER BY table_name, column_index",
+        list(tables),
+    ).fetchall():
         columns[table].append(column)
     return columns
 
@@ -375,22 +403,26 @@ def table_columns(con: duckdb.DuckDBPyConnection, *tables: str) -> dict[str, lis
 def stored_documents(con: duckdb.DuckDBPyConnection) -> list[dict[str, Any]]:
     """What the warehouse holds of every document to plan a run: its identity (doc_id, path,
     source_root), its bytes, text and pipeline version, its status and what it is a duplicate of."""
-    return dicts(con, "SELECT doc_id, path, source_root, sha256, text_sha256, pipeline_version, status, duplicate_of "
-                      "FROM documents ORDER BY doc_id")
+    return dicts(
+        con,
+        "SELECT doc_id, path, source_root, sha256, text_sha256, pipeline_version, status, duplicate_of "
+        "FROM documents ORDER BY doc_id",
+    )
 
 
 def mark_missing(con: duckdb.DuckDBPyConnection, doc_ids: Sequence[str], reason: str) -> None:
     """Mark documents whose file is gone `missing`: their rows stay, every check leaves them out."""
     if doc_ids:
-        con.execute("UPDATE documents SET status = 'missing', error = ? WHERE doc_id IN (SELECT unnest(?::VARCHAR[]))",
-                    [reason, list(doc_ids)])
+        con.execute(
+            "UPDATE documents SET status = 'missing', error = ? WHERE doc_id IN (SELECT unnest(?::VARCHAR[]))",
+            [reason, list(doc_ids)],
+        )
 
 
 def documents_digest(con: duckdb.DuckDBPyConnection) -> str:
     """What the cross-document checks depend on: every document's bytes, pipeline version and status."""
     digest = hashlib.sha256()
-    for row in con.execute("SELECT doc_id, sha256, pipeline_version, status, error FROM documents ORDER BY doc_id"
-                           ).fetchall():
+    for row in con.execute("SELECT doc_id, sha256, pipeline_version, status, error FROM documents ORDER BY doc_id").fetchall():
         digest.update(repr(row).encode("utf-8"))
     return digest.hexdigest()
 

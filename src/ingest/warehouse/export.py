@@ -48,9 +48,13 @@ class Exported:
 
 def relations(con: duckdb.DuckDBPyConnection) -> list[str]:
     """The names of the warehouse's tables and views, tables first."""
-    return [name for (name,) in con.execute(
-        "SELECT table_name FROM information_schema.tables WHERE table_catalog = current_database() "
-        "AND table_schema = 'main' ORDER BY table_type = 'VIEW', table_name").fetchall()]
+    return [
+        name
+        for (name,) in con.execute(
+            "SELECT table_name FROM information_schema.tables WHERE table_catalog = current_database() "
+            "AND table_schema = 'main' ORDER BY table_type = 'VIEW', table_name"
+        ).fetchall()
+    ]
 
 
 def file_name(name: str, taken: set[str]) -> str:
@@ -72,8 +76,9 @@ def export(con: duckdb.DuckDBPyConnection, folder: str | Path, fmt: str = "parqu
         folder.mkdir(parents=True, exist_ok=True)
         staging = Path(tempfile.mkdtemp(prefix=".export-", dir=folder))
     except OSError as error:
-        raise ExportError(f"cannot create the export folder {folder} ({error.strerror or error}); "
-                          "choose another folder") from error
+        raise ExportError(
+            f"cannot create the export folder {folder} ({error.strerror or error}); choose another folder"
+        ) from error
     try:
         confine(con, staging)
         return _export_all(con, folder, staging, fmt)
@@ -92,8 +97,10 @@ def _export_all(con: duckdb.DuckDBPyConnection, folder: Path, staging: Path, fmt
         try:
             con.execute(f"COPY ({select}) TO {_literal(str(temporary))} {FORMATS[fmt]}")
         except duckdb.PermissionException as error:
-            exported.refused[name] = (f"it reads files outside the warehouse ({str(error).splitlines()[0]}); "
-                                      "`ingest export` writes what the warehouse holds")
+            exported.refused[name] = (
+                f"it reads files outside the warehouse ({str(error).splitlines()[0]}); "
+                "`ingest export` writes what the warehouse holds"
+            )
             continue
         except duckdb.Error as error:
             if isinstance(error, duckdb.IOException):
@@ -112,13 +119,18 @@ def _select(con: duckdb.DuckDBPyConnection, name: str, fmt: str) -> str:
     """The query that exports relation `name`: as it is, or with CSV text cells made inert."""
     if fmt != "csv":
         return f"SELECT * FROM {quoted(name)}"
-    columns = con.execute("SELECT column_name, data_type FROM information_schema.columns WHERE table_catalog = "
-                          "current_database() AND table_schema = 'main' AND table_name = ? ORDER BY ordinal_position",
-                          [name]).fetchall()
+    columns = con.execute(
+        "SELECT column_name, data_type FROM information_schema.columns WHERE table_catalog = "
+        "current_database() AND table_schema = 'main' AND table_name = ? ORDER BY ordinal_position",
+        [name],
+    ).fetchall()
     parts = []
     for column, data_type in columns:
-        parts.append(f"{spreadsheet_sql(_as_text(column, data_type))} AS {quoted(column)}"
-                     if _TEXT_TYPES.fullmatch(data_type.upper()) else quoted(column))
+        parts.append(
+            f"{spreadsheet_sql(_as_text(column, data_type))} AS {quoted(column)}"
+            if _TEXT_TYPES.fullmatch(data_type.upper())
+            else quoted(column)
+        )
     return f"SELECT {', '.join(parts)} FROM {quoted(name)}"
 
 

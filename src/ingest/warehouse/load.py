@@ -57,8 +57,9 @@ class _Relations:
                 pass  # the transaction failed and was rolled back; keep its error, not this one
 
 
-def replace_documents(con: duckdb.DuckDBPyConnection, doc_ids: Sequence[str],
-                      sources: Mapping[str, RowSource]) -> dict[str, DocumentOutcome]:
+def replace_documents(
+    con: duckdb.DuckDBPyConnection, doc_ids: Sequence[str], sources: Mapping[str, RowSource]
+) -> dict[str, DocumentOutcome]:
     """Replace the documents `doc_ids` with their rows in `sources` (table -> rows of any
     documents; only `doc_ids`' are taken), in one transaction: all of them land or none does.
     Returns the outcome of each document whose status `settle_copies` changed."""
@@ -74,8 +75,9 @@ def replace_documents(con: duckdb.DuckDBPyConnection, doc_ids: Sequence[str],
                     continue
                 relation, present = relations.of(sources[table])
                 names = ", ".join(f'"{c}"' for c in columns[table] if c in present)
-                con.execute(f"INSERT INTO {table} BY NAME SELECT {names} FROM {relation} "
-                            f"WHERE doc_id IN (SELECT doc_id FROM {ids})")
+                con.execute(
+                    f"INSERT INTO {table} BY NAME SELECT {names} FROM {relation} WHERE doc_id IN (SELECT doc_id FROM {ids})"
+                )
             settled = settle_copies(con, ids)
     finally:
         relations.close()
@@ -87,8 +89,9 @@ def settle_copies(con: duckdb.DuckDBPyConnection, ids: str) -> dict[str, Documen
     text of an `ok` document loaded before become its duplicates (with their rows removed), and the
     duplicates of a failed document fail with its reason. Returns their new outcomes."""
     # Every ok document's text fingerprint (rows loaded by an older version get theirs here, once).
-    con.execute("UPDATE documents SET text_sha256 = sha256(text) "
-                "WHERE status = 'ok' AND text IS NOT NULL AND text_sha256 IS NULL")
+    con.execute(
+        "UPDATE documents SET text_sha256 = sha256(text) WHERE status = 'ok' AND text IS NOT NULL AND text_sha256 IS NULL"
+    )
     copies = con.execute(f"""
         WITH held AS (SELECT doc_id, text_sha256, doc_id IN (SELECT doc_id FROM {ids}) AS new
                       FROM documents WHERE status = 'ok' AND text_sha256 IS NOT NULL),
@@ -97,10 +100,10 @@ def settle_copies(con: duckdb.DuckDBPyConnection, ids: str) -> dict[str, Documen
         WHERE held.new AND held.doc_id <> original.doc_id ORDER BY 1""").fetchall()
     settled = {}
     for doc_id, original in copies:
-        reason = (f"same text as {original} (a copy in another encoding, line ending or Unicode form); "
-                  "ingested once there")
-        con.execute("UPDATE documents SET status = 'duplicate', duplicate_of = ?, error = ? WHERE doc_id = ?",
-                    [original, reason, doc_id])
+        reason = f"same text as {original} (a copy in another encoding, line ending or Unicode form); ingested once there"
+        con.execute(
+            "UPDATE documents SET status = 'duplicate', duplicate_of = ?, error = ? WHERE doc_id = ?", [original, reason, doc_id]
+        )
         for table in DOCUMENT_TABLES:
             con.execute(f"DELETE FROM {table} WHERE doc_id = ?", [doc_id])
         settled[doc_id] = DocumentOutcome(doc_id, Status.DUPLICATE, reason, original)
@@ -158,8 +161,9 @@ def read_back(con: duckdb.DuckDBPyConnection, sources: Mapping[str, RowSource], 
         tables: dict[str, list[dict[str, Any]]] = {}
         for table in TABLES:
             source = sources.get(table)
-            tables[table] = [] if source is None else dicts(
-                con, f"SELECT * FROM {relations.of(source)[0]} WHERE doc_id = ?", [doc_id])
+            tables[table] = (
+                [] if source is None else dicts(con, f"SELECT * FROM {relations.of(source)[0]} WHERE doc_id = ?", [doc_id])
+            )
     finally:
         relations.close()
     return DocumentRows(tables.pop("documents")[0], **{t: tables[t] for t in DOCUMENT_TABLES})

@@ -37,7 +37,7 @@ class PairResult:
     units: list[AlignedUnit]
     pairs: list[PlacedPair]
     identical_share: float
-    coverage: float      # the smaller share of either document's segments in confidently aligned units
+    coverage: float  # the smaller share of either document's segments in confidently aligned units
     figures_kept: float  # the smaller share of either side's figures in those units that have a partner
 
     @property
@@ -45,8 +45,6 @@ class PairResult:
         """Renderings of one article: most of each aligns, and the aligned sentences keep their
         figures (a write-up that retells most of a post in its own words drops many)."""
         return self.coverage >= RENDERING_COVERAGE and self.figures_kept >= RENDERING_FIGURES_KEPT
-
-
 
 
 def compare_renderings(a: Sequence[AlignSegment], b: Sequence[AlignSegment]) -> PairResult:
@@ -65,21 +63,27 @@ def compare_renderings(a: Sequence[AlignSegment], b: Sequence[AlignSegment]) -> 
     confident = [u for u in units if u.confidence >= CONFIDENT_UNIT]
     # Both documents must be mostly aligned: a translation covers most of its original, a short
     # summary or an article that quotes a few sentences of another does not.
-    coverage = min(sum(len(u.segs_a) for u in confident) / max(1, len(a)),
-                   sum(len(u.segs_b) for u in confident) / max(1, len(b)))
-    return PairResult(units, pairs, identical_share(texts), round(min(1.0, coverage), 3),
-                      _figures_kept(confident, by_idx_a, by_idx_b, pairs))
+    coverage = min(sum(len(u.segs_a) for u in confident) / max(1, len(a)), sum(len(u.segs_b) for u in confident) / max(1, len(b)))
+    return PairResult(
+        units, pairs, identical_share(texts), round(min(1.0, coverage), 3), _figures_kept(confident, by_idx_a, by_idx_b, pairs)
+    )
 
 
-def _figures_kept(confident: Sequence[AlignedUnit], by_idx_a: dict[int, AlignSegment],
-                  by_idx_b: dict[int, AlignSegment], pairs: Sequence[PlacedPair]) -> float:
+def _figures_kept(
+    confident: Sequence[AlignedUnit],
+    by_idx_a: dict[int, AlignSegment],
+    by_idx_b: dict[int, AlignSegment],
+    pairs: Sequence[PlacedPair],
+) -> float:
     """Of the figures in confidently aligned sentences, the smaller share on either side that the
     other side states too, alike or changed (1.0 with too few figures to tell)."""
     paired_a = {p.where_a for p in pairs}
     paired_b = {p.where_b for p in pairs}
     shares = []
-    for segments, by_idx, paired in (([i for u in confident for i in u.segs_a], by_idx_a, paired_a),
-                                     ([i for u in confident for i in u.segs_b], by_idx_b, paired_b)):
+    for segments, by_idx, paired in (
+        ([i for u in confident for i in u.segs_a], by_idx_a, paired_a),
+        ([i for u in confident for i in u.segs_b], by_idx_b, paired_b),
+    ):
         figures = [(i, k) for i in segments for k, m in enumerate(by_idx[i].mentions) if m.kind in FIGURES]
         if len(figures) < MIN_FIGURES:
             return 1.0

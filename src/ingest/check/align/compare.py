@@ -28,7 +28,15 @@ from ...extract.reader import DATE, FRACTION, IDENTIFIER, LABEL, MODEL, MULTIPLI
 AGREE, CHANGED, HEDGE = "agree", "changed", "hedge"
 # Kinds of change.
 MAGNITUDE, DIGITS, VALUE, VERSION_CHANGE, DATE_CHANGE, NAME, SIZE, LABEL_CHANGE = (
-    "magnitude", "digits", "value", "version", "date", "name", "size", "label")
+    "magnitude",
+    "digits",
+    "value",
+    "version",
+    "date",
+    "name",
+    "size",
+    "label",
+)
 # Identifiers ("Graviton3", "A100") only agree: another identifier is another thing, not a change.
 _COMPARED = QUANTITIES | {VERSION, DATE, MODEL, LABEL, IDENTIFIER}
 # How sure a change of a sentence's set of versions is (its versions do not pair one to one).
@@ -41,9 +49,9 @@ _MEANINGFUL_HEDGES = frozenset({"up_to", "over", "under", "almost"})
 class MentionPair:
     a: Reading
     b: Reading
-    relation: str            # agree | changed | hedge
-    change: str | None       # for `changed`: magnitude | digits | value | version | date | name | size | label
-    certainty: float         # how sure the pairing is (1.0: values agree, or the only two left)
+    relation: str  # agree | changed | hedge
+    change: str | None  # for `changed`: magnitude | digits | value | version | date | name | size | label
+    certainty: float  # how sure the pairing is (1.0: values agree, or the only two left)
 
 
 def _class(mention: Reading) -> str:
@@ -122,8 +130,9 @@ def _agrees(x: Reading, y: Reading) -> bool:
         return False
     if _class(x) == MULTIPLIER:  # a range's both ends ("1.69 to 2.65x" is not "1.69 to 2.68x")
         return all(_values_agree(vx, tx, vy, ty) for (vx, tx), (vy, ty) in zip(_factor_ends(x), _factor_ends(y)))
-    return (_values_agree(x.value, x.tol, y.value, y.tol)
-            and _values_agree(x.value_max or x.value, x.tol, y.value_max or y.value, y.tol))
+    return _values_agree(x.value, x.tol, y.value, y.tol) and _values_agree(
+        x.value_max or x.value, x.tol, y.value_max or y.value, y.tol
+    )
 
 
 def _same_version(x: Reading, y: Reading) -> bool:
@@ -236,8 +245,9 @@ def match_mentions(a: Sequence[Reading], b: Sequence[Reading]) -> list[MentionPa
             continue
         left_a.remove(x)
         left_b.remove(match)
-        hedged = (x.kind in QUANTITIES and x.qualifier != match.qualifier
-                  and bool({x.qualifier, match.qualifier} & _MEANINGFUL_HEDGES))
+        hedged = (
+            x.kind in QUANTITIES and x.qualifier != match.qualifier and bool({x.qualifier, match.qualifier} & _MEANINGFUL_HEDGES)
+        )
         pairs.append(MentionPair(x, match, HEDGE if hedged else AGREE, None, 1.0))
     pairs += _ranges_as_ends(left_a, left_b) + [_swapped(p) for p in _ranges_as_ends(left_b, left_a)]
     while left_a and left_b:
@@ -262,8 +272,20 @@ def _ranges_as_ends(ranges: list[Reading], others: list[Reading]) -> list[Mentio
     agrees with its low end, and the high end is spoken for. Both lists lose what pairs."""
     pairs = []
     for x in [m for m in ranges if m.kind in QUANTITIES and m.value is not None and (m.value_max or m.value) > m.value]:
-        ends = [next((y for y in others if _class(y) == _class(x) and y.value_max == y.value and _units_compatible(x, y)
-                      and _values_agree(end, x.tol, y.value, y.tol)), None) for end in (x.value, x.value_max)]
+        ends = [
+            next(
+                (
+                    y
+                    for y in others
+                    if _class(y) == _class(x)
+                    and y.value_max == y.value
+                    and _units_compatible(x, y)
+                    and _values_agree(end, x.tol, y.value, y.tol)
+                ),
+                None,
+            )
+            for end in (x.value, x.value_max)
+        ]
         if ends[0] is None or ends[1] is None or ends[0] is ends[1]:
             continue
         ranges.remove(x)
@@ -277,8 +299,7 @@ def _swapped(pair: MentionPair) -> MentionPair:
     return MentionPair(pair.b, pair.a, pair.relation, pair.change, pair.certainty)
 
 
-def _changed_versions(pairs: Sequence[MentionPair], left_a: Sequence[Reading],
-                      left_b: Sequence[Reading]) -> MentionPair | None:
+def _changed_versions(pairs: Sequence[MentionPair], left_a: Sequence[Reading], left_b: Sequence[Reading]) -> MentionPair | None:
     """A rewritten sentence whose versions changed ("deprecated in v1.29 … not populated from
     v1.33" / "v1.31 で非推奨"): the versions do not pair one to one, but when the two sides share
     none, of one product or none, the set changed. One change, between the first of each side."""
@@ -292,4 +313,3 @@ def _changed_versions(pairs: Sequence[MentionPair], left_a: Sequence[Reading],
     if len(products) > 1:
         return None
     return MentionPair(versions_a[0], versions_b[0], CHANGED, VERSION_CHANGE, _VERSION_SET_CERTAINTY)
-

@@ -61,8 +61,7 @@ def identical_share(texts: Sequence[tuple[str, str]]) -> float:
     return sum(_folded(a) == _folded(b) for a, b in texts) / len(texts)
 
 
-def sources(group: Sequence[str], renderings: Mapping[str, Rendering],
-            shared: Mapping[tuple[str, str], float]) -> dict[str, str]:
+def sources(group: Sequence[str], renderings: Mapping[str, Rendering], shared: Mapping[tuple[str, str], float]) -> dict[str, str]:
     """doc -> its independent source (the first document of its same-source set)."""
     parent = {doc: doc for doc in group}
 
@@ -82,11 +81,11 @@ def sources(group: Sequence[str], renderings: Mapping[str, Rendering],
 class Verdict:
     """Which value of a changed figure the group supports (its words: the macro `arbiter_text`)."""
 
-    supported: str | None     # "a", "b", or None when the evidence is symmetric
-    original: str | None      # the English original, when it states the figure: it decides
-    docs_a: list[str]         # the renderings that state the figure as doc_a does...
-    docs_b: list[str]         # ...and as doc_b does
-    sources_a: int            # independent sources among them
+    supported: str | None  # "a", "b", or None when the evidence is symmetric
+    original: str | None  # the English original, when it states the figure: it decides
+    docs_a: list[str]  # the renderings that state the figure as doc_a does...
+    docs_b: list[str]  # ...and as doc_b does
+    sources_a: int  # independent sources among them
     sources_b: int
 
 
@@ -99,5 +98,4 @@ def arbiter(side_of: Mapping[str, str], group_original: str | None, source_of: M
         supported: str | None = side_of[group_original]
     else:
         supported = None if count_a == count_b else "a" if count_a > count_b else "b"
-    return Verdict(supported, group_original if group_original in side_of else None, backers["a"], backers["b"],
-                   count_a, count_b)
+    return Verdict(supported, group_original if group_original in side_of else None, backers["a"], backers["b"], count_a, count_b)

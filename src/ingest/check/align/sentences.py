@@ -26,14 +26,14 @@ from dataclasses import dataclass, field
 
 from ...extract.reader import DATE, LABEL, MODEL, QUANTITIES, VERSION, Reading
 
-_SKIP = -0.6            # a sentence left out of the other rendering
-_MERGE = -0.35          # joining two sentences of one side
+_SKIP = -0.6  # a sentence left out of the other rendering
+_MERGE = -0.35  # joining two sentences of one side
 _KIND_MATCH = 0.4
-_KIND_CLASH = -1.2      # a heading against a paragraph
+_KIND_CLASH = -1.2  # a heading against a paragraph
 _LENGTH_WEIGHT = 0.9
 # The steps of the alignment: 1-1, merges of up to three sentences of one side, and skips.
 _STEPS = ((1, 1), (2, 1), (1, 2), (3, 1), (1, 3), (1, 0), (0, 1))
-_BAND = 0.25            # how far from the diagonal (share of the longer document) a pair may lie
+_BAND = 0.25  # how far from the diagonal (share of the longer document) a pair may lie
 _MIN_BAND = 12
 # Shared meaning (weighted Dice of concepts) below the floor is what unrelated sentences share.
 _MEANING_WEIGHT = 4.0
@@ -65,15 +65,15 @@ class AlignedUnit:
 @dataclass
 class _Features:
     names: Counter = field(default_factory=Counter)
-    values: Counter = field(default_factory=Counter)     # canonical quantity values, versions, dates, models
-    digits: Counter = field(default_factory=Counter)     # written significant digits of quantities
+    values: Counter = field(default_factory=Counter)  # canonical quantity values, versions, dates, models
+    digits: Counter = field(default_factory=Counter)  # written significant digits of quantities
     length: int = 0
     kinds: tuple[str, ...] = ()
-    bigrams: set = field(default_factory=set)           # CJK character bigrams (same-language renderings)
-    concepts: set = field(default_factory=set)          # English word stems, in any language
-    concept_weight: float = 0.0                         # the summed weights of `concepts` in this pair
-    single_kind: str | None = None                      # the block kind of a one-segment span
-    heading: bool = False                               # a heading is in the span
+    bigrams: set = field(default_factory=set)  # CJK character bigrams (same-language renderings)
+    concepts: set = field(default_factory=set)  # English word stems, in any language
+    concept_weight: float = 0.0  # the summed weights of `concepts` in this pair
+    single_kind: str | None = None  # the block kind of a one-segment span
+    heading: bool = False  # a heading is in the span
 
 
 def _features(segments: Sequence[AlignSegment], concept_weights: dict[str, float]) -> _Features:
@@ -82,8 +82,13 @@ def _features(segments: Sequence[AlignSegment], concept_weights: dict[str, float
         features.names.update(segment.names)
         for mention in segment.mentions:
             if mention.kind in QUANTITIES:
-                features.values[("q", mention.kind if mention.kind != "fraction" else "multiplier",
-                                 round(math.log10(abs(mention.value)) , 3) if mention.value else 0.0)] += 1
+                features.values[
+                    (
+                        "q",
+                        mention.kind if mention.kind != "fraction" else "multiplier",
+                        round(math.log10(abs(mention.value)), 3) if mention.value else 0.0,
+                    )
+                ] += 1
                 features.digits[mention.digits] += 1
             elif mention.kind in (VERSION, DATE, MODEL, LABEL):
                 features.values[(mention.kind, mention.norm)] += 1
@@ -118,8 +123,10 @@ def _weights(a: Sequence[AlignSegment], b: Sequence[AlignSegment]) -> _Weights:
     names = Counter(name for segment in (*a, *b) for name in segment.names)
     concepts = Counter(concept for segment in (*a, *b) for concept in segment.concepts)
     total = len(a) + len(b)
-    return _Weights({name: 1.0 / (1.0 + math.log(count)) for name, count in names.items()},
-                    {concept: math.log(total / count) for concept, count in concepts.items()})
+    return _Weights(
+        {name: 1.0 / (1.0 + math.log(count)) for name, count in names.items()},
+        {concept: math.log(total / count) for concept, count in concepts.items()},
+    )
 
 
 def _shared_meaning(x: _Features, y: _Features, weights: dict[str, float]) -> float:
@@ -144,8 +151,11 @@ def _score(x: _Features, y: _Features, weights: _Weights, ratio: float) -> tuple
     """(score, evidence) of aligning span x with span y. The evidence is what the two share that a
     rendering keeps: names, values, written digits, meaning (the hot loop of the checks: each test
     is skipped when one side has nothing of its kind)."""
-    names = (math.fsum(weights.names.get(n, 1.0) * min(x.names[n], y.names[n]) for n in x.names.keys() & y.names.keys())
-             if x.names and y.names else 0)
+    names = (
+        math.fsum(weights.names.get(n, 1.0) * min(x.names[n], y.names[n]) for n in x.names.keys() & y.names.keys())
+        if x.names and y.names
+        else 0
+    )
     values = _shared(x.values, y.values)
     digits = _shared(x.digits, y.digits)
     text = 0.0
@@ -207,8 +217,13 @@ def _span_features(segments: Sequence[AlignSegment], concept_weights: dict[str, 
     (`spans[k][i]` is `segments[i:i + k]`): the dynamic programme asks for each from up to five
     cells, and recomputing them was most of the checks' time."""
     longest = max(di for di, _ in _STEPS)
-    return [[], *([_features(segments[start:start + size], concept_weights) for start in range(len(segments) - size + 1)]
-                  for size in range(1, longest + 1))]
+    return [
+        [],
+        *(
+            [_features(segments[start : start + size], concept_weights) for start in range(len(segments) - size + 1)]
+            for size in range(1, longest + 1)
+        ),
+    ]
 
 
 def _trace(best: dict, n: int, m: int) -> list[tuple[tuple[int, ...], tuple[int, ...], float]]:
@@ -223,8 +238,9 @@ def _trace(best: dict, n: int, m: int) -> list[tuple[tuple[int, ...], tuple[int,
     return list(reversed(units))
 
 
-def _confidences(a: Sequence[AlignSegment], b: Sequence[AlignSegment],
-                 units: list[tuple[tuple[int, ...], tuple[int, ...], float]]) -> list[AlignedUnit]:
+def _confidences(
+    a: Sequence[AlignSegment], b: Sequence[AlignSegment], units: list[tuple[tuple[int, ...], tuple[int, ...], float]]
+) -> list[AlignedUnit]:
     """Confidence from a unit's own evidence, raised when both neighbours are well attested."""
     own = [1.0 - math.exp(-evidence / 1.5) for _, _, evidence in units]
     aligned = []
@@ -233,6 +249,9 @@ def _confidences(a: Sequence[AlignSegment], b: Sequence[AlignSegment],
         after = own[index + 1] if index + 1 < len(units) else 0.0
         support = min(before, after)
         confidence = own[index] + (1.0 - own[index]) * 0.6 * support
-        aligned.append(AlignedUnit(tuple(a[i].seg_idx for i in xs), tuple(b[j].seg_idx for j in ys),
-                                   round(confidence, 3), round(evidence, 3)))
+        aligned.append(
+            AlignedUnit(
+                tuple(a[i].seg_idx for i in xs), tuple(b[j].seg_idx for j in ys), round(confidence, 3), round(evidence, 3)
+            )
+        )
     return aligned
