@@ -42,7 +42,7 @@ def update_renderings(con: duckdb.DuckDBPyConnection) -> int:
     if not todo and not gone:
         return 0
     segments = _segments(con, {doc for pair in todo for doc in pair})
-    results = {pair: align.compare_renderings(segments.get(pair[0], []), segments.get(pair[1], [])) for pair in todo}
+    results = align.compare_all({pair: (segments.get(pair[0], []), segments.get(pair[1], [])) for pair in todo})
     with transaction(con):
         _delete_pairs(con, todo + gone)
         insert_rows(

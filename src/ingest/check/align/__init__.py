@@ -8,14 +8,19 @@ and stores what these return.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import TypeVar
+
+from threadpoolctl import threadpool_limits
 
 from ...extract.reader import DATE, MODEL, QUANTITIES, VERSION
 from ..thresholds import CONFIDENT_UNIT, RENDERING_COVERAGE, RENDERING_FIGURES_KEPT
 from .compare import MentionPair, match_mentions
 from .groups import identical_share
 from .sentences import AlignedUnit, AlignSegment, align
+
+K = TypeVar("K")
 
 # The figures a translation keeps, and how many it takes to judge by them.
 FIGURES = QUANTITIES | {VERSION, DATE, MODEL}
@@ -45,6 +50,14 @@ class PairResult:
         """Renderings of one article: most of each aligns, and the aligned sentences keep their
         figures (a write-up that retells most of a post in its own words drops many)."""
         return self.coverage >= RENDERING_COVERAGE and self.figures_kept >= RENDERING_FIGURES_KEPT
+
+
+def compare_all(pairs: Mapping[K, tuple[Sequence[AlignSegment], Sequence[AlignSegment]]]) -> dict[K, PairResult]:
+    """`compare_renderings` of every pair. The matrix products of the alignment are small: on
+    OpenBLAS's threads they cost three times the CPU of one thread (its workers spin while they
+    wait), so they run on one (and a call to set that costs ~1 ms: once for all the pairs)."""
+    with threadpool_limits(limits=1, user_api="blas"):
+        return {key: compare_renderings(a, b) for key, (a, b) in pairs.items()}
 
 
 def compare_renderings(a: Sequence[AlignSegment], b: Sequence[AlignSegment]) -> PairResult:
@@ -91,4 +104,4 @@ def _figures_kept(
     return round(min(shares), 3)
 
 
-__all__ = ["AlignSegment", "AlignedUnit", "MentionPair", "PairResult", "PlacedPair", "compare_renderings"]
+__all__ = ["AlignSegment", "AlignedUnit", "MentionPair", "PairResult", "PlacedPair", "compare_all", "compare_renderings"]
