@@ -76,3 +76,14 @@ def test_stage_processes_bench_times_both_sides_and_compares_what_they_loaded(ca
     assert stage_processes.main(["--size", "12", "--pairs", "1"]) == 0
     printed = capsys.readouterr().out
     assert "12 documents" in printed and printed.count("documents loaded [12]") == 2 and "speed-up" in printed
+
+
+def test_alignment_bench_aligns_the_same_pairs_with_this_code_and_a_commit(capsys):
+    from bench import alignment
+
+    if subprocess.run(["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True).returncode != 0:
+        pytest.skip("not a git checkout: side by side needs the commit's code from git")
+    assert alignment.main(["--generated", "30", "--against", "HEAD", "--rounds", "1"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert "candidate pairs" in lines[0] and int(lines[0].split()[0]) > 0
+    assert len(lines) == 3 and "this code" in lines[1] and lines[2].lstrip().startswith("HEAD:")
