@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from ingest.check.align.compare import match_mentions
+from ingest.check.align import AlignSegment, compare_renderings
+from ingest.check.align.compare import counted_equivalents, match_mentions
 from ingest.extract.reader import DATE, IDENTIFIER, MODEL, QUANTITIES, REFERENCE, URL, VERSION
 from ingest.extract.reader import read as find_mentions
 
@@ -101,6 +102,35 @@ def test_a_range_agrees_with_its_two_ends_written_apart():
     for a, b in ((en, zh), (zh, en)):
         assert [p.relation for p in match_mentions(a, b)] == ["agree"]
     assert match_mentions(en, find_mentions("我们将NVMe SSD的数量从1扩展到5", "zh")) == []
+
+
+def test_counted_nouns_the_renderings_tie_by_an_agreed_figure_count_one_thing():
+    """The dictionaries gloss 查询 as "check, inquire" and クエリ as "query": no shared concept. A
+    figure the two renderings agree on ties them, so a changed figure counting them pairs; another
+    noun stays another thing, and a figure naming no noun is no rival of two that name one thing."""
+    zh = find_mentions("服务器的吞吐量为 1.46 查询/秒，而集群达到了 23.7 查询/秒。", "zh")
+    ja = find_mentions("サーバーのスループットは1.49クエリ/秒で、クラスタでは23.7クエリ/秒に達します。", "ja")
+    assert [(p.relation, p.a.text, p.b.text) for p in match_mentions(zh, ja)] == [("agree", "23.7", "23.7")]
+    equivalents = counted_equivalents(match_mentions(zh, ja))
+    assert [(p.relation, p.a.text, p.b.text) for p in match_mentions(zh, ja, equivalents)] == [
+        ("agree", "23.7", "23.7"),
+        ("changed", "1.46", "1.49"),
+    ]
+    assert match_mentions(find_mentions("有 5 个副本。", "zh"), find_mentions("7クエリ/秒。", "ja"), equivalents) == []
+    zh, ja = find_mentions("集群达到了 23.0 查询/秒。", "zh"), find_mentions("1つのレプリカで23.7クエリ/秒に達します。", "ja")
+    assert [(p.relation, p.a.text, p.b.text) for p in match_mentions(zh, ja, equivalents)] == [("changed", "23.0", "23.7")]
+
+
+def test_renderings_learn_counted_nouns_from_every_aligned_sentence():
+    """The tie comes from any sentence of the two renderings, not only the one with the change."""
+
+    def segments(texts: list[str], lang: str) -> list[AlignSegment]:
+        return [AlignSegment(i, "p", t, frozenset({"ACME"}), tuple(find_mentions(t, lang))) for i, t in enumerate(texts)]
+
+    zh = segments(["ACME 集群达到了 23.7 查询/秒。", "ACME 服务器的吞吐量为 1.46 查询/秒。"], "zh")
+    ja = segments(["ACME クラスタでは23.7クエリ/秒に達します。", "ACME サーバーのスループットは1.49クエリ/秒です。"], "ja")
+    pairs = [(p.pair.relation, p.pair.a.text, p.pair.b.text) for p in compare_renderings(zh, ja).pairs]
+    assert pairs == [("agree", "23.7", "23.7"), ("changed", "1.46", "1.49")]
 
 
 def test_an_omission_is_not_a_change():

@@ -16,7 +16,7 @@ from threadpoolctl import threadpool_limits
 
 from ...extract.reader import DATE, MODEL, QUANTITIES, VERSION
 from ..thresholds import CONFIDENT_UNIT, RENDERING_COVERAGE, RENDERING_FIGURES_KEPT
-from .compare import MentionPair, match_mentions
+from .compare import MentionPair, counted_equivalents, match_mentions
 from .groups import identical_share
 from .sentences import AlignedUnit, AlignSegment, align
 
@@ -66,13 +66,17 @@ def compare_renderings(a: Sequence[AlignSegment], b: Sequence[AlignSegment]) -> 
     by_idx_a = {s.seg_idx: s for s in a}
     by_idx_b = {s.seg_idx: s for s in b}
     where = {id(m): (s.seg_idx, k) for s in (*a, *b) for k, m in enumerate(s.mentions)}
-    pairs: list[PlacedPair] = []
-    texts: list[tuple[str, str]] = []
-    for index, unit in enumerate(units):
-        mentions_a = [m for i in unit.segs_a for m in by_idx_a[i].mentions]
-        mentions_b = [m for i in unit.segs_b for m in by_idx_b[i].mentions]
-        pairs.extend(PlacedPair(index, where[id(p.a)], where[id(p.b)], p) for p in match_mentions(mentions_a, mentions_b))
-        texts.append(("".join(by_idx_a[i].text for i in unit.segs_a), "".join(by_idx_b[i].text for i in unit.segs_b)))
+    mentions = [
+        ([m for i in unit.segs_a for m in by_idx_a[i].mentions], [m for i in unit.segs_b for m in by_idx_b[i].mentions])
+        for unit in units
+    ]
+    matched = [match_mentions(mentions_a, mentions_b) for mentions_a, mentions_b in mentions]
+    # Matched again where the figures the renderings agree on tie counted nouns the dictionaries do not.
+    equivalents = counted_equivalents(p for unit_pairs in matched for p in unit_pairs)
+    if equivalents:
+        matched = [match_mentions(mentions_a, mentions_b, equivalents) for mentions_a, mentions_b in mentions]
+    pairs = [PlacedPair(index, where[id(p.a)], where[id(p.b)], p) for index, unit_pairs in enumerate(matched) for p in unit_pairs]
+    texts = [("".join(by_idx_a[i].text for i in unit.segs_a), "".join(by_idx_b[i].text for i in unit.segs_b)) for unit in units]
     confident = [u for u in units if u.confidence >= CONFIDENT_UNIT]
     # Both documents must be mostly aligned: a translation covers most of its original, a short
     # summary or an article that quotes a few sentences of another does not.

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from ...extract.reader import DATE, FRACTION, IDENTIFIER, LABEL, MODEL, MULTIPLIER, NUMBER, QUANTITIES, VERSION, Reading
@@ -83,15 +83,33 @@ def _units_compatible(x: Reading, y: Reading) -> bool:
     return x.unit is None or y.unit is None or x.unit == y.unit
 
 
-def _same_counted(x: Reading, y: Reading) -> bool:
+# Counted nouns the two renderings use for one thing, seen in the figures they agree on: pairs
+# (noun of side a, noun of side b), as `Reading.counted` writes them.
+Equivalents = frozenset[tuple[str, str]]
+
+
+def _same_counted(x: Reading, y: Reading, equivalents: Equivalents = frozenset()) -> bool:
     """Two figures may count the same thing: one unit, or counted nouns that share a concept
-    ("downloads" / "下载"). A unit against a noun the rules do not know may be a translator's
-    word for it ("50万 トークン" / "500 万个字符"), and a figure whose noun is unknown may be either."""
+    ("downloads" / "下载") or that the two renderings use for one thing elsewhere (`equivalents`:
+    "23.7 查询/秒" / "23.7クエリ/秒" agree, so "1.46 查询" and "1.49 クエリ" count one thing although
+    the dictionaries gloss 查询 as "check, inquire"). A unit against a noun the rules do not know may
+    be a translator's word for it ("50万 トークン" / "500 万个字符"), and a figure whose noun is unknown
+    may be either."""
     if x.unit and y.unit:
         return x.unit == y.unit
     if x.counted and y.counted:
-        return bool(set(x.counted.split()) & set(y.counted.split()))
+        return bool(set(x.counted.split()) & set(y.counted.split())) or (x.counted, y.counted) in equivalents
     return True
+
+
+def counted_equivalents(pairs: Iterable[MentionPair]) -> Equivalents:
+    """The counted nouns of figures that agree by value, where the nouns share no concept: how the
+    two renderings translate a noun the dictionaries do not tie."""
+    return frozenset(
+        (p.a.counted, p.b.counted)
+        for p in pairs
+        if p.relation == AGREE and p.a.counted and p.b.counted and not set(p.a.counted.split()) & set(p.b.counted.split())
+    )
 
 
 def _overlap(x: Reading, y: Reading) -> bool:
@@ -200,8 +218,10 @@ def _transposed(x: Reading, y: Reading) -> bool:
     return len(dx) == len(dy) >= 2 and (sorted(dx) == sorted(dy) or sum(a != b for a, b in zip(dx, dy)) == 1)
 
 
-def _evidently_same(x: Reading, y: Reading, left_x: Sequence[Reading], left_y: Sequence[Reading]) -> float:
-    """How sure it is that two leftover mentions are one figure (0: not at all)."""
+def _evidently_same(
+    x: Reading, y: Reading, left_x: Sequence[Reading], left_y: Sequence[Reading], equivalents: Equivalents
+) -> float:
+    """How sure it is that two leftover mentions are one figure (0: not at all); x of side a, y of side b."""
     if _class(x) != _class(y) or not _units_compatible(x, y) or x.kind == IDENTIFIER:
         return 0.0
     if x.kind == MODEL:  # one name and another size, or one size under another name ("MobileLM-360M")
@@ -217,10 +237,21 @@ def _evidently_same(x: Reading, y: Reading, left_x: Sequence[Reading], left_y: S
         same_kind = lambda ms, kind: [m for m in ms if m.kind == kind]  # noqa: E731
         alone = len(same_kind(left_x, x.kind)) == len(same_kind(left_y, y.kind)) == 1
         return (0.6 if x.kind == LABEL else 0.8) if alone else 0.0
-    if x.value is None or y.value is None or not _same_counted(x, y):
+    if x.value is None or y.value is None or not _same_counted(x, y, equivalents):
         return 0.0
-    peers_x = [m for m in left_x if _class(m) == _class(x) and _units_compatible(m, y) and _same_counted(m, y)]
-    peers_y = [m for m in left_y if _class(m) == _class(y) and _units_compatible(m, x) and _same_counted(m, x)]
+    # When both name what they count, and it is one thing, the figures that could be theirs name it too
+    # ("1つのレプリカ" is no rival of "23.7 查询/秒" / "23.0 クエリ/秒"); else any figure of the kind could be.
+    named = bool(x.counted and y.counted)
+    peers_x = [
+        m
+        for m in left_x
+        if _class(m) == _class(x) and _units_compatible(m, y) and _same_counted(m, y, equivalents) and (m.counted or not named)
+    ]
+    peers_y = [
+        m
+        for m in left_y
+        if _class(m) == _class(y) and _units_compatible(m, x) and _same_counted(x, m, equivalents) and (m.counted or not named)
+    ]
     if len(peers_x) == len(peers_y) == 1:  # the only two figures of their kind left
         if x.digits == y.digits:
             return 0.95
@@ -234,8 +265,9 @@ def _evidently_same(x: Reading, y: Reading, left_x: Sequence[Reading], left_y: S
     return 0.0
 
 
-def match_mentions(a: Sequence[Reading], b: Sequence[Reading]) -> list[MentionPair]:
-    """The one-to-one pairs between two aligned spans' mentions (URLs and references left out)."""
+def match_mentions(a: Sequence[Reading], b: Sequence[Reading], equivalents: Equivalents = frozenset()) -> list[MentionPair]:
+    """The one-to-one pairs between two aligned spans' mentions (URLs and references left out);
+    `equivalents`: counted nouns the two renderings use for one thing (`counted_equivalents`)."""
     left_a = [m for m in a if m.kind in _COMPARED]
     left_b = [m for m in b if m.kind in _COMPARED]
     pairs: list[MentionPair] = []
@@ -251,7 +283,7 @@ def match_mentions(a: Sequence[Reading], b: Sequence[Reading]) -> list[MentionPa
         pairs.append(MentionPair(x, match, HEDGE if hedged else AGREE, None, 1.0))
     pairs += _ranges_as_ends(left_a, left_b) + [_swapped(p) for p in _ranges_as_ends(left_b, left_a)]
     while left_a and left_b:
-        scored = [(_evidently_same(x, y, left_a, left_b), x, y) for x in left_a for y in left_b]
+        scored = [(_evidently_same(x, y, left_a, left_b, equivalents), x, y) for x in left_a for y in left_b]
         certainty, x, y = max(scored, key=lambda t: t[0])
         if certainty <= 0:
             break
