@@ -85,7 +85,10 @@ def within_precision(kind: str, new: str, partner: str, lang: str, partner_lang:
         return False
     x = next((m for m in read(new, lang) if m.value is not None), None)
     y = next((m for m in read(partner, partner_lang) if m.value is not None), None)
-    return x is not None and y is not None and y.value is not None and abs((x.value or 0.0) - y.value) <= x.tol + y.tol
+    if x is None or y is None:
+        return False
+    ends = [(m.value or 0.0, m.value_max or m.value or 0.0) for m in (x, y)]  # a range by both its ends
+    return all(abs(a - b) <= x.tol + y.tol for a, b in zip(*ends))
 
 
 def ingest(texts: dict[str, str], folder: Path) -> tuple[set[Mismatch], list[dict]]:
