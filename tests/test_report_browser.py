@@ -1,5 +1,6 @@
 """The HTML report in a real browser: headless Chromium (Debian package `chromium`) loads the page,
-the rendered DOM has every section, the CJK evidence and no console error, and a screenshot is saved.
+the rendered DOM has every section, the CJK evidence and no console error, and a screenshot is saved;
+at 1,400 and 700 px it fits the window, and its find box, section filter, sort and same-page links work.
 
 `make test` installs chromium and fonts-noto-cjk with apt-get when it can; without them this test
 skips and says which is missing. Screenshots go to the test's folder, or to docs/screenshots/ with
@@ -45,14 +46,14 @@ def _screenshot_dir(tmp_path: Path) -> Path:
     return tmp_path
 
 
-def render(page_path: Path, screenshot: Path) -> dict:
+def render(page_path: Path, screenshot: Path, width: int = 1280) -> dict:
     """Open the page in headless Chromium; what the DOM shows, the console errors, a screenshot."""
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=_chromium(), args=["--no-sandbox"])
         try:
-            page = browser.new_page(viewport={"width": 1280, "height": 900})
+            page = browser.new_page(viewport={"width": width, "height": 900})
             problems: list[str] = []
             page.on("console", lambda m: problems.append(m.text) if m.type in ("error", "warning") else None)
             page.on("pageerror", lambda e: problems.append(str(e)))
@@ -61,7 +62,7 @@ def render(page_path: Path, screenshot: Path) -> dict:
             screenshot.parent.mkdir(parents=True, exist_ok=True)
             # the top of the page: the summary, the contradictions table and the first cards
             height = min(2400, page.evaluate("document.documentElement.scrollHeight"))
-            page.screenshot(path=str(screenshot), full_page=True, clip={"x": 0, "y": 0, "width": 1280, "height": height})
+            page.screenshot(path=str(screenshot), full_page=True, clip={"x": 0, "y": 0, "width": width, "height": height})
             if page.locator("#c1").count():  # and the first contradiction's card on its own
                 page.locator("#c1").screenshot(path=str(screenshot.with_name(screenshot.stem + "-card.png")))
             return {
@@ -88,6 +89,62 @@ def test_seeds_report_in_a_real_browser(seeded_warehouse, tmp_path):
     assert "ベータ機能" in shown["text"]
     assert shown["table_rows"] == 2 and shown["cards"] == 2 and shown["marks"] >= 2
     assert shown["width"] <= 1280  # nothing forces a horizontal scroll
+
+
+@pytest.mark.parametrize("width", [1400, 700])
+def test_seeds_report_fits_the_window_and_finds_filters_sorts_and_links(seeded_warehouse, tmp_path, width):
+    """The find box narrows every section to what matches; the section filter shows one section;
+    a header click sorts its table (again: the other way); a summary figure and a table row lead to
+    their section and card. Screenshots of the narrow page are kept with the others."""
+    from playwright.sync_api import sync_playwright
+
+    _chromium()
+    _cjk_font()
+    report = seeded_warehouse.parent / "reports" / "consistency.html"
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=_chromium(), args=["--no-sandbox"])
+        try:
+            page = browser.new_page(viewport={"width": width, "height": 900})
+            problems: list[str] = []
+            page.on("console", lambda m: problems.append(m.text) if m.type in ("error", "warning") else None)
+            page.on("pageerror", lambda e: problems.append(str(e)))
+            page.goto(report.as_uri())
+            assert page.evaluate("document.documentElement.scrollWidth") <= width  # no horizontal scroll
+            if width == 700:
+                page.screenshot(path=str(_screenshot_dir(tmp_path) / "report-seeds-700px.png"))
+            assert page.is_visible("#tools") and "items shown" in page.inner_text("#shown")
+
+            def visible(selector: str) -> int:
+                return page.eval_on_selector_all(selector, "es => es.filter(e => e.offsetParent !== null).length")
+
+            assert visible("#contradictions .card") == 2
+            page.fill("#find", "FlexAttention")
+            assert visible("#contradictions .card") == 1 and visible("#contradictions tr:has(td)") == 1
+            assert "FlexAttention" in page.inner_text("#contradictions .card:not([hidden])")
+            page.fill("#find", "no such words anywhere")
+            assert visible(".card") == 0 and page.inner_text("#shown").startswith("0 of ")
+            page.fill("#find", "")
+            page.select_option("#show", "documents")
+            assert visible("#contradictions") == 0 and visible("#documents tr:has(td)") > 0
+
+            first_column = "rs => rs.map(r => r.cells[0].textContent.trim())"
+            rows = "#documents tr:has(td)"
+            page.click("#documents th >> nth=0")
+            ascending = page.eval_on_selector_all(rows, first_column)
+            assert len(ascending) > 1 and ascending == page.evaluate(
+                "xs => [...xs].sort((a, b) => a.localeCompare(b))", ascending
+            )
+            page.click("#documents th >> nth=0")
+            assert page.eval_on_selector_all(rows, first_column) == list(reversed(ascending))
+
+            page.select_option("#show", "all")
+            page.click('#summary a[href="#contradictions"]')
+            assert page.evaluate("location.hash") == "#contradictions"
+            page.click("#contradictions tr:has(td) a >> nth=0")
+            assert page.evaluate("location.hash") == "#c1" and page.is_visible("#c1")
+            assert problems == []
+        finally:
+            browser.close()
 
 
 @pytest.mark.slow

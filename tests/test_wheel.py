@@ -50,6 +50,7 @@ def test_the_wheel_carries_its_data_and_no_test_tooling(wheel):
         "ingest/lang/zh/language.yaml",
         "ingest/extract/glossary.yaml",
         "ingest/clean/chrome.txt",
+        "ingest/outputs/templates/report.js",
     ):
         assert data in names, f"{data} is not in the wheel"
     assert not [n for n in names if "builder" in n or n.startswith(("bench/", "tests/"))]

@@ -2,14 +2,18 @@
 
 Every value goes through `ingest.escape.html_text` (the environment's `finalize`: invisible
 characters such as a U+202E in a file name shown as escapes), then autoescaping's HTML escaping;
-the page loads nothing from the network
-(inline CSS, no scripts, no images; CSP default-src 'none'). Collapsible parts are <details>.
+the page loads nothing from the network (inline CSS, no images; CSP default-src 'none'). Its one
+script is `templates/report.js`, inline and allowed by its SHA-256 alone (find, show one section,
+sort a table); without it the page shows everything. Collapsible parts are <details>.
 """
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import re
 from functools import lru_cache
+from importlib.resources import files
 
 import jinja2
 from markupsafe import Markup
@@ -48,7 +52,10 @@ def _environment() -> jinja2.Environment:
         undefined=jinja2.StrictUndefined,
     )
     environment.filters["highlight"] = highlight
+    script = (files("ingest.outputs") / "templates" / "report.js").read_text("utf-8")
     environment.globals.update(
+        report_script=Markup(script),
+        report_script_hash=base64.b64encode(hashlib.sha256(script.encode("utf-8")).digest()).decode("ascii"),
         report_signature=Markup(REPORT_SIGNATURE),
         install_command=install_command,
         install_from_file=INSTALL_FROM_FILE,
