@@ -170,3 +170,19 @@ def test_findings_between_renderings_name_the_article_and_show_values_in_one_not
     page = (tmp_path / "reports" / "consistency.html").read_text("utf-8")
     assert "renderings of “SmolLM release”" in markdown and "**三百万** (= 3,000,000)" in markdown
     assert "= 3,000,000</span>" in page and "= 30,000,000</span>" in page
+
+
+def test_a_finding_says_what_its_certainty_is_about_and_trust_is_explained(seeded_con):
+    """'confidence 1.00' beside 'undecided' read as a sure verdict: the certainty is that both sides
+    state one fact, the verdict which side the sources support; trust gets one sentence."""
+    from ingest.check.truth import TRUST_EXPLAINED
+
+    data = outputs.collect(seeded_con)
+    markdown, page = _text(outputs.render_markdown(data)), render_html(data)
+    assert (
+        "state one fact (subject, attribute, release): 1.00" in markdown
+        and "Which side the sources support: undecided" in markdown
+    )
+    assert "one fact, certainty 1.00" in page and "Which side the sources support: undecided" in page
+    assert "confidence 1.00" not in markdown + page
+    assert TRUST_EXPLAINED in markdown.replace("\\", "") and TRUST_EXPLAINED.replace("'", "&#39;") in page

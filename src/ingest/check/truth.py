@@ -26,6 +26,13 @@ from ..warehouse import dicts, transaction
 from ..warehouse.load import insert_rows
 from .thresholds import INITIAL_TRUST, TRUST_ROUNDS
 
+# The report's one sentence on what trust is.
+TRUST_EXPLAINED = (
+    "A source's trust is the mean credibility of the values it states on facts other sources state too, and a "
+    "value's credibility the chance that at least one of the sources stating it is right, worked out together "
+    "until they settle; the renderings of one article are one source, so a translation cannot outvote its original."
+)
+
 Key = tuple[str, str, str, str | None, str | None, str | None]
 KeyCluster = tuple[str, str, str, str | None, str | None, str | None, str]  # a Key and a cluster, flat: (*key, cluster)
 

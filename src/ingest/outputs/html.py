@@ -18,6 +18,7 @@ from importlib.resources import files
 import jinja2
 from markupsafe import Markup
 
+from ..check.truth import TRUST_EXPLAINED
 from ..errors import INSTALL_FROM_FILE, command, install_command
 from ..escape import html_text
 from ..records import REPORT_SIGNATURE
@@ -54,6 +55,7 @@ def _environment() -> jinja2.Environment:
     environment.filters["highlight"] = highlight
     script = (files("ingest.outputs") / "templates" / "report.js").read_text("utf-8")
     environment.globals.update(
+        trust_explained=TRUST_EXPLAINED,
         report_script=Markup(script),
         report_script_hash=base64.b64encode(hashlib.sha256(script.encode("utf-8")).digest()).decode("ascii"),
         report_signature=Markup(REPORT_SIGNATURE),

@@ -16,6 +16,7 @@ from typing import Any
 import jinja2
 from markupsafe import Markup
 
+from ..check.truth import TRUST_EXPLAINED
 from ..errors import INSTALL_FROM_FILE, command, install_command
 from ..escape import markdown_text
 from ..records import REPORT_SIGNATURE
@@ -47,6 +48,7 @@ def _environment() -> jinja2.Environment:
         undefined=jinja2.StrictUndefined,
     )
     environment.globals.update(
+        trust_explained=TRUST_EXPLAINED,
         report_signature=Markup(REPORT_SIGNATURE),
         install_command=install_command,
         install_from_file=INSTALL_FROM_FILE,
