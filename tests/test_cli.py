@@ -115,6 +115,6 @@ def test_eval_prints_precision_and_recall():
 def test_report_show_prints_the_findings_on_the_terminal(seeded_warehouse, tmp_path):
     result = CliRunner().invoke(app, ["report", "--warehouse", str(seeded_warehouse), "--reports", str(tmp_path / "r"), "--show"])
     assert result.exit_code == 0, result.output
-    assert "2 contradiction(s), 0 possible" in result.output
+    assert "2 contradictions, 0 possible" in result.output
     rows = [line for line in result.output.splitlines() if "FlexAttention" in line or "TorchInductor" in line]
     assert any("beta ×1 vs prototype ×1" in row for row in rows) and any("97.5%" in row for row in rows)

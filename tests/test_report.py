@@ -66,6 +66,17 @@ def test_html_escapes_document_text():
     assert "&lt;script&gt;" in page and "&lt;b&gt;title&lt;/b&gt;" in page
 
 
+def test_a_machine_translation_is_shown_beside_its_sentence_not_folded_away():
+    data = _finding("FlexAttentionはベータ機能です。")
+    data.contradictions[0].sides[0].evidence[0] = Evidence(
+        "a", None, "FlexAttentionはベータ機能です。", "FlexAttention is a beta feature.", True
+    )
+    page = render_html(data)
+    sentence = page[page.index("FlexAttentionはベータ機能です。") :]
+    shown = sentence[: sentence.index("</div>")]
+    assert "FlexAttention is a beta feature." in shown and "(machine translation)" in shown and "<details>" not in shown
+
+
 def test_the_install_hint_is_two_separate_commands_in_html():
     data = _finding("x")
     data.missing_pairs = ["ja->en"]

@@ -177,12 +177,18 @@ def report(
         say(f"report: {path}")
 
 
+def _counted(n: int, noun: str) -> str:
+    """ "1 note", "2 notes" (as the checks' SQL macro `counted` writes them)."""
+    return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
 def _show(data: outputs.ReportData) -> None:
     """The report's findings as terminal tables, fitted to its width like `ingest sql`'s."""
     summary = data.summary
     say(
-        f"{summary.likely} contradiction(s), {summary.possible} possible, {summary.corroborations} corroboration(s), "
-        f"{summary.notes} note(s) across {summary.sources} independent source(s) of {summary.documents} document(s)"
+        f"{_counted(summary.likely, 'contradiction')}, {summary.possible} possible, "
+        f"{_counted(summary.corroborations, 'corroboration')}, {_counted(summary.notes, 'note')} across "
+        f"{_counted(summary.sources, 'independent source')} of {_counted(summary.documents, 'document')}"
     )
     contradictions = [
         (

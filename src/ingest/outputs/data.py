@@ -29,7 +29,7 @@ class Evidence:
     title: str | None
     text: str
     text_en: str | None
-    machine: bool  # text_en is a machine translation (shown collapsed)
+    machine: bool  # text_en is a machine translation (shown beside the sentence, marked as such)
 
 
 # Sentences shown per side or corroboration: at 1,000 documents one value can have hundreds; the

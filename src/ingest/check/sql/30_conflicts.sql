@@ -94,7 +94,7 @@ differently_stated AS (
 notes AS (
     SELECT n.claim_a, n.claim_b, a.doc_id AS doc_a, b.doc_id AS doc_b, a.subject, a.attribute, a.release,
            a.value AS value_a, b.value AS value_b, 'qualifier_mismatch' AS kind, 'note' AS severity,
-           qualifier_note_text(a.doc_id, a.qualifier, a.baseline, b.doc_id, b.qualifier, b.baseline) AS explanation,
+           qualifier_note_text(a.value, a.doc_id, a.qualifier, a.baseline, b.doc_id, b.qualifier, b.baseline) AS explanation,
            a.evidence AS evidence_a, b.evidence AS evidence_b, a.evidence_en AS evidence_en_a, b.evidence_en AS evidence_en_b,
            [a.doc_id] AS docs_a, [b.doc_id] AS docs_b, NULL AS change, NULL::DOUBLE AS confidence, NULL AS arbiter,
            a.value AS text_a, b.value AS text_b
