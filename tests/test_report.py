@@ -8,7 +8,7 @@ import re
 import pytest
 
 from ingest import outputs
-from ingest.outputs.data import Evidence, Finding, ReportData, Side, Summary
+from ingest.outputs.findings import Evidence, Finding, ReportData, Side, Summary
 from ingest.outputs.html import render_html
 from report_text import markdown_text as _text
 
@@ -90,7 +90,7 @@ def test_the_report_stays_readable_at_1000_documents(bench_1000):
     """Bench corpus: bounded page sizes and line lengths, one entry per subject/attribute/release,
     at most EVIDENCE_SHOWN sentences per side while every document is still named."""
     from ingest import warehouse
-    from ingest.outputs.data import EVIDENCE_SHOWN
+    from ingest.outputs.findings import EVIDENCE_SHOWN
 
     markdown = (bench_1000.reports / "consistency.md").read_text("utf-8")
     page = (bench_1000.reports / "consistency.html").read_text("utf-8")
@@ -197,3 +197,37 @@ def test_a_finding_says_what_its_certainty_is_about_and_trust_is_explained(seede
     assert "one fact, certainty 1.00" in page and "Which side the sources support: undecided" in page
     assert "confidence 1.00" not in markdown + page
     assert TRUST_EXPLAINED in markdown.replace("\\", "") and TRUST_EXPLAINED.replace("'", "&#39;") in page
+
+
+def test_what_the_previous_report_in_the_folder_did_not_have_is_marked_new(tmp_path):
+    from ingest.outputs.files import FINDINGS_FILE, write_report_files
+    from ingest.outputs.findings import Corroboration
+
+    def corroboration(value: str) -> Corroboration:
+        return Corroboration("flexattention", "speedup", "pytorch 2.5", value, 2, 2, [], [])
+
+    first = _finding("x")
+    write_report_files(first, tmp_path)
+    assert first.previous_report is None and first.new_findings == 0  # nothing to compare with
+    markdown = (tmp_path / "consistency.md").read_text("utf-8")
+    assert "(new)" not in markdown and "New since" not in markdown
+
+    second = _finding("x")
+    second.generated_at = "later"
+    second.corroborations = [corroboration("2x")]
+    write_report_files(second, tmp_path)
+    assert second.previous_report == "now" and second.new_findings == 1 and second.corroborations[0].new
+    assert not second.contradictions[0].new
+    markdown, page = ((tmp_path / name).read_text("utf-8") for name in ("consistency.md", "consistency.html"))
+    assert "New since the report of now: 1" in markdown and "(new) flexattention, speedup" in markdown
+    assert page.count('class="new"') == 1 and '<option value="new">' in page
+
+    third = _finding("x")
+    third.corroborations = [corroboration("2x")]
+    write_report_files(third, tmp_path)
+    assert third.previous_report == "later" and third.new_findings == 0
+
+    (tmp_path / FINDINGS_FILE).write_text("{not json", "utf-8")  # unreadable: nothing is called new
+    fourth = _finding("x")
+    write_report_files(fourth, tmp_path)
+    assert fourth.previous_report is None and fourth.new_findings == 0

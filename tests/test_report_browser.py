@@ -155,3 +155,34 @@ def test_a_1000_document_report_in_a_real_browser(bench_1000, tmp_path):
     assert shown["problems"] == []
     assert all(any(h.startswith(s) for h in shown["headings"]) for s in SECTIONS)
     assert shown["width"] <= 1280
+
+
+def test_the_show_menu_narrows_the_page_to_what_is_new_since_the_previous_report(tmp_path):
+    from playwright.sync_api import sync_playwright
+
+    from ingest.outputs.files import write_report_files
+    from ingest.outputs.findings import Corroboration, ReportData, Summary
+
+    _chromium()
+
+    def report(values: list[str]) -> ReportData:
+        corroborations = [Corroboration("flexattention", "speedup", "pytorch 2.5", v, 2, 2, [], []) for v in values]
+        return ReportData(
+            "now", Summary(2, {"ja": 2}, 2, 0, 0, len(values), 0, 0, 0), [], corroborations, [], [], [], [], {}, [], []
+        )
+
+    write_report_files(report(["2x", "3x"]), tmp_path)
+    write_report_files(report(["2x", "3x", "4x"]), tmp_path)
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=_chromium(), args=["--no-sandbox"])
+        try:
+            page = browser.new_page(viewport={"width": 1400, "height": 900})
+            page.goto((tmp_path / "consistency.html").as_uri())
+            rows = "#corroborations tr:has(td)"
+            shown = f"document.querySelectorAll('{rows}').length - document.querySelectorAll('{rows}[hidden]').length"
+            assert page.evaluate(shown) == 3
+            page.select_option("#show", "new")
+            assert page.evaluate(shown) == 1 and "4x" in page.inner_text(f"{rows}:not([hidden])")
+            assert page.inner_text("#shown").startswith("1 of ")
+        finally:
+            browser.close()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import tempfile
 from pathlib import Path
@@ -9,7 +10,8 @@ from pathlib import Path
 import duckdb
 
 from ..errors import ReportsError, command
-from .data import ReportData, collect
+from .data import collect
+from .findings import ReportData
 from .html import render_html
 from .markdown import render_markdown
 
@@ -33,14 +35,36 @@ def check_reports_dir(reports_dir: str | Path) -> Path:
     return directory
 
 
+# What the last report written to a folder found, to mark what is new in the next one (hidden, and
+# JSON, which no run ingests).
+FINDINGS_FILE = ".consistency-findings.json"
+
+
 def write_report_files(data: ReportData, reports_dir: str | Path) -> tuple[list[Path], str]:
-    """consistency.md and consistency.html from collected data; their paths and the Markdown."""
+    """consistency.md and consistency.html from collected data, each finding marked new when the
+    previous report written to the folder did not have it; their paths and the Markdown."""
     directory = check_reports_dir(reports_dir)
+    _mark_new(data, directory / FINDINGS_FILE)
     markdown = render_markdown(data)
     paths = [directory / name for name in REPORT_FILES]
     for path, text in zip(paths, (markdown, render_html(data))):
         _write_whole(path, text)
+    keys = [list(finding.key()) for finding in data.findings()]
+    _write_whole(directory / FINDINGS_FILE, json.dumps({"generated_at": data.generated_at, "findings": keys}, ensure_ascii=False))
     return paths, markdown
+
+
+def _mark_new(data: ReportData, previous_file: Path) -> None:
+    """Mark what the previous report did not find (nothing on a first report, or when its record
+    is unreadable: a report cannot tell new from unknown)."""
+    try:
+        previous = json.loads(previous_file.read_text("utf-8"))
+        before = {json.dumps(key, ensure_ascii=False) for key in previous["findings"]}
+        data.previous_report = str(previous["generated_at"])
+    except (OSError, ValueError, KeyError, TypeError):
+        before, data.previous_report = None, None
+    for finding in data.findings():
+        finding.new = before is not None and json.dumps(list(finding.key()), ensure_ascii=False) not in before
 
 
 def _write_whole(path: Path, text: str) -> None:

@@ -22,7 +22,7 @@ from ..check.truth import TRUST_EXPLAINED
 from ..errors import INSTALL_FROM_FILE, command, install_command
 from ..escape import html_text
 from ..records import REPORT_SIGNATURE
-from .data import ReportData
+from .findings import ReportData
 
 
 def highlight(text: str, value: str) -> Markup:

@@ -21,7 +21,7 @@ import zlib
 from pathlib import Path
 from typing import Any
 
-from ..outputs.data import Corroboration, Evidence, Finding, Note, ReportData, Side, Summary
+from ..outputs.findings import Corroboration, Evidence, Finding, Note, ReportData, Side, Summary
 from ..read import read_regular
 from ..records import Metadata, PreparedDocument, SegmentRecord, SourceFile, Status
 from ..translate.engine import Translation

@@ -1,4 +1,5 @@
-// The report's only script (its SHA-256 is the page's CSP script-src): find, show one section, sort.
+// The report's only script (its SHA-256 is the page's CSP script-src): find, show one section or
+// what is new since the previous report, sort.
 // Without it the page shows everything, in the order the report wrote it.
 (() => {
   const tools = document.getElementById("tools");
@@ -13,12 +14,13 @@
     const words = find.value.toLowerCase().split(/\s+/).filter(Boolean);
     let matching = 0;
     let total = 0;
+    const onlyNew = show.value === "new"; // what the previous report in this folder did not have
     for (const section of sections) {
-      const wanted = show.value === "all" || section.id === show.value;
+      const wanted = show.value === "all" || onlyNew || section.id === show.value;
       section.hidden = !wanted;
       for (const item of items(section)) {
         const text = item.textContent.toLowerCase();
-        const hit = wanted && words.every((word) => text.includes(word));
+        const hit = wanted && (!onlyNew || item.classList.contains("new")) && words.every((word) => text.includes(word));
         item.hidden = !hit;
         total += 1;
         matching += hit ? 1 : 0;
