@@ -138,6 +138,14 @@ def test_seeds_report_fits_the_window_and_finds_filters_sorts_and_links(seeded_w
             assert page.eval_on_selector_all(rows, first_column) == list(reversed(ascending))
 
             page.select_option("#show", "all")
+            source = page.get_attribute("#sources a[data-find] >> nth=0", "data-find")
+            page.click("#sources a[data-find] >> nth=0")  # a source's view: what cites it
+            assert page.input_value("#find") == source and visible(".card, #corroborations tr:has(td)") > 0
+            cited = page.eval_on_selector_all(
+                ".card, #corroborations tr:has(td)", "es => es.filter(e => !e.hidden).map(e => e.textContent)"
+            )
+            assert all(source.lower() in text.lower() for text in cited)
+            page.fill("#find", "")
             page.click('#summary a[href="#contradictions"]')
             assert page.evaluate("location.hash") == "#contradictions"
             page.click("#contradictions tr:has(td) a >> nth=0")

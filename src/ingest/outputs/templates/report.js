@@ -59,6 +59,15 @@
     });
   }
 
+  // A source's name in the Sources table: everything that cites it, in every section.
+  for (const link of document.querySelectorAll("a[data-find]")) {
+    link.addEventListener("click", () => {
+      find.value = link.dataset.find;
+      show.value = "all";
+      apply();
+    });
+  }
+
   find.addEventListener("input", apply);
   show.addEventListener("change", apply);
   tools.hidden = false;
