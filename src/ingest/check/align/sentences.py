@@ -14,6 +14,11 @@ to the two documents' overall length ratio.
 Each aligned unit gets a confidence in [0, 1] from its own evidence, raised a little when
 its neighbours on both sides are well attested (a sentence between two aligned ones is
 most likely their counterpart).
+
+Cost: the spans' features are arrays over what the two documents share, and the scores of a block
+of spans against another are a few matrix products (a weighted sum of minima is one product per
+count level); the programme then fills a row of cells at a time. tests/test_alignment.py holds it
+to the definition above scored one span pair at a time; `python -m bench.alignment` times it.
 """
 
 from __future__ import annotations
