@@ -171,3 +171,19 @@ def test_a_retelling_that_drops_most_figures_is_no_rendering():
     retelling = compare_renderings(_segments(english, "en"), _segments(retold, "ja"))
     assert translation.coverage >= 0.5 and translation.figures_kept == 1.0 and translation.same_article
     assert retelling.coverage >= 0.5 and retelling.figures_kept < 0.7 and not retelling.same_article
+
+
+def test_copies_of_one_article_are_one_source_however_common_their_anchors(tmp_path):
+    """Four copies of one article (each with its own last line) beside two other articles: every
+    anchor of the copies is in more than half the corpus, so no anchor pairs them, but their
+    sentences are word for word the same: one source, which cannot corroborate itself."""
+    from seed_fixtures import SEEDS
+
+    article = next(SEEDS.glob("000_*.txt")).read_text("utf-8")
+    others = {p.name: p.read_text("utf-8") for p in sorted(SEEDS.glob("00[12]_*.txt"))}
+    copies = {f"copy{i}.txt": f"{article}\n\nPosted again by reader {i}, with thanks.\n" for i in range(1, 5)}
+    con = ingest(tmp_path, {**copies, **others})
+    assert con.execute("SELECT count(*) FROM document_pairs WHERE by_text AND NOT by_names AND NOT by_meaning").fetchone()[0] == 6
+    sources = dict(con.execute("SELECT source_id, n_documents FROM sources").fetchall())
+    assert sources["in/copy1.txt"] == 4 and len(sources) == 3
+    assert con.execute("SELECT max(n_sources) FROM corroborations").fetchone()[0] <= 3

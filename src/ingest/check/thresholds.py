@@ -28,6 +28,14 @@ ANCHOR_MAX_DOCUMENTS = 20
 PAIR_MIN_SIMILARITY = 0.2
 PAIR_MIN_SHARED_CONCEPTS = 12
 
+# ...or copies of one text: documents that share, word for word, this share of each one's sentences
+# (of 20 characters or more), and at least this many, whatever their anchors (copies of an article
+# share every anchor, so many copies made each anchor common). A sentence in more documents than
+# this is boilerplate (a footer, a licence) and ties nothing.
+COPY_MIN_SHARE = 0.5
+COPY_MIN_SENTENCES = 3
+COPY_MAX_DOCUMENTS = 50
+
 # Two documents are renderings of one article when more than half of each one's sentences aligns,
 # in units aligned at least this surely (with concepts, translations align 0.66-1.0 of their
 # sentences, documents about the same release that render different articles under 0.2).

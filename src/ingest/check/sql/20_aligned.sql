@@ -5,7 +5,9 @@
 --            document frequency;
 --   meaning: their concepts (English word stems through the bilingual lexicons), for prose that
 --            names little: each document's most similar document of the other's language, when
---            each is the other's (mutual nearest neighbours, as parallel-text mining pairs them).
+--            each is the other's (mutual nearest neighbours, as parallel-text mining pairs them);
+--   text:    copies of one text (re-posts, mirrors, a draft and its final), which share their
+--            sentences word for word: found however common their anchors are.
 -- Documents about different releases are never renderings of one article. Every candidate's
 -- sentences are aligned and its mentions compared in Python after every load
 -- (ingest.check.renderings -> tables alignments, aligned_units, mention_pairs, renderings,
@@ -64,14 +66,35 @@ meaning AS (  -- each document's nearest of every other language (and of its own
 by_meaning AS (
     SELECT least(doc_a, doc_b) AS doc_a, greatest(doc_a, doc_b) AS doc_b FROM meaning
     WHERE rank_a = 1 AND rank_b = 1 AND similarity >= {PAIR_MIN_SIMILARITY}
+),
+sentences AS (  -- each ok document's sentences, spacing and case aside (the text is NFKC already)
+    SELECT DISTINCT s.doc_id, md5(lower(regexp_replace(s.text, '\s+', '', 'g'))) AS sentence
+    FROM segments s JOIN documents d ON d.doc_id = s.doc_id AND d.status = 'ok'
+    WHERE length(s.text) >= 20
+),
+sentence_counts AS (SELECT doc_id, count(*) AS n FROM sentences GROUP BY doc_id),
+telling AS (  -- sentences of a few documents (boilerplate is in many)
+    SELECT sentence FROM sentences GROUP BY sentence HAVING count(*) BETWEEN 2 AND {COPY_MAX_DOCUMENTS}
+),
+by_text AS (
+    SELECT a.doc_id AS doc_a, b.doc_id AS doc_b
+    FROM sentences a JOIN telling t ON t.sentence = a.sentence
+    JOIN sentences b ON b.sentence = a.sentence AND a.doc_id < b.doc_id
+    JOIN sentence_counts ca ON ca.doc_id = a.doc_id JOIN sentence_counts cb ON cb.doc_id = b.doc_id
+    JOIN documents da ON da.doc_id = a.doc_id JOIN documents db ON db.doc_id = b.doc_id
+    WHERE da.release IS NULL OR db.release IS NULL OR da.release = db.release
+    GROUP BY a.doc_id, b.doc_id, ca.n, cb.n
+    HAVING count(*) >= {COPY_MIN_SENTENCES} AND count(*) >= {COPY_MIN_SHARE} * greatest(ca.n, cb.n)
 )
 SELECT p.doc_a, p.doc_b,
        bool_or(n.doc_a IS NOT NULL) AS by_names, bool_or(m.doc_a IS NOT NULL) AS by_meaning,
+       bool_or(t.doc_a IS NOT NULL) AS by_text,
        max(CASE WHEN s.channel = 'names' THEN round(s.overlap, 3) END) AS name_overlap,
        max(CASE WHEN s.channel = 'meaning' THEN round(s.similarity, 3) END) AS similarity
-FROM (SELECT * FROM by_names UNION SELECT * FROM by_meaning) p
+FROM (SELECT * FROM by_names UNION SELECT * FROM by_meaning UNION SELECT * FROM by_text) p
 LEFT JOIN by_names n ON n.doc_a = p.doc_a AND n.doc_b = p.doc_b
 LEFT JOIN by_meaning m ON m.doc_a = p.doc_a AND m.doc_b = p.doc_b
+LEFT JOIN by_text t ON t.doc_a = p.doc_a AND t.doc_b = p.doc_b
 LEFT JOIN scored s ON s.doc_a = p.doc_a AND s.doc_b = p.doc_b
 GROUP BY p.doc_a, p.doc_b;
 
