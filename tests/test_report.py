@@ -190,10 +190,7 @@ def test_a_finding_says_what_its_certainty_is_about_and_trust_is_explained(seede
 
     data = outputs.collect(seeded_con)
     markdown, page = _text(outputs.render_markdown(data)), render_html(data)
-    assert (
-        "state one fact (subject, attribute, release): 1.00" in markdown
-        and "The sources' verdict: undecided" in markdown
-    )
+    assert "state one fact (subject, attribute, release): 1.00" in markdown and "The sources' verdict: undecided" in markdown
     assert "one fact, certainty 1.00" in page and "The sources' verdict: undecided" in page
     assert "confidence 1.00" not in markdown + page
     assert TRUST_EXPLAINED in markdown.replace("\\", "") and TRUST_EXPLAINED.replace("'", "&#39;") in page
