@@ -6,7 +6,6 @@ same evidence, whatever the documents."""
 
 from __future__ import annotations
 
-import itertools
 import math
 import random
 from collections import Counter
@@ -15,7 +14,7 @@ import pytest
 
 from ingest.check.align import AlignSegment, compare_all, compare_renderings
 from ingest.check.align import sentences as module
-from ingest.extract.reader import DATE, LABEL, MODEL, QUANTITIES, VERSION, read
+from ingest.extract.reader import read
 
 _NAMES = ["ACME", "Orion", "Zeta", "Helix", "Nova", "Quartz"]
 _CONCEPTS = ["train", "model", "memory", "speed", "gpu", "cluster", "data", "token", "release", "cost"]
@@ -63,6 +62,8 @@ def _rendering(rng: random.Random, original: list[AlignSegment], lang: str) -> l
 
 # The oracle: the definition of a span pair's score, one pair at a time.
 def _features(segments: list[AlignSegment]) -> dict:
+    """A span's features from its segments' own (`AlignSegment.figures`, `.bigrams`: what a segment
+    says is not under test here; how spans and pairs are scored from it is)."""
     values: Counter = Counter()
     digits: Counter = Counter()
     names: Counter = Counter()
@@ -70,17 +71,9 @@ def _features(segments: list[AlignSegment]) -> dict:
     concepts: set[str] = set()
     for segment in segments:
         names.update(segment.names)
-        for mention in segment.mentions:
-            if mention.kind in QUANTITIES:
-                kind = mention.kind if mention.kind != "fraction" else "multiplier"
-                values[("q", kind, round(math.log10(abs(mention.value)), 3) if mention.value else 0.0)] += 1
-                digits[mention.digits] += 1
-            elif mention.kind in (VERSION, DATE, MODEL, LABEL):
-                values[(mention.kind, mention.norm)] += 1
-                if mention.kind == MODEL:
-                    digits[mention.digits] += 1
-        cjk = [c for c in segment.text if not c.isascii() and c.isalnum()]
-        bigrams |= {a + b for a, b in itertools.pairwise(cjk)}
+        values.update(segment.figures[0])
+        digits.update(segment.figures[1])
+        bigrams |= segment.bigrams
         concepts |= segment.concepts
     kinds = [s.kind for s in segments]
     return {"names": names, "values": values, "digits": digits, "bigrams": bigrams, "concepts": concepts,

@@ -9,14 +9,20 @@ INGEST_UPDATE_SCREENSHOTS=1 (how the committed ones were made).
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import subprocess
+from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
 from seed_fixtures import ROOT
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Page
 
 SECTIONS = ("Summary", "Contradictions", "Corroborations", "Notes", "Sources", "Translation", "Documents")
 
@@ -46,8 +52,10 @@ def _screenshot_dir(tmp_path: Path) -> Path:
     return tmp_path
 
 
-def render(page_path: Path, screenshot: Path, width: int = 1280) -> dict:
-    """Open the page in headless Chromium; what the DOM shows, the console errors, a screenshot."""
+@contextlib.contextmanager
+def browser_page(width: int) -> Iterator[tuple[Page, list[str]]]:
+    """A headless Chromium page `width` px wide, and the console errors, page errors and network
+    requests it makes (a report makes none)."""
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
@@ -58,24 +66,30 @@ def render(page_path: Path, screenshot: Path, width: int = 1280) -> dict:
             page.on("console", lambda m: problems.append(m.text) if m.type in ("error", "warning") else None)
             page.on("pageerror", lambda e: problems.append(str(e)))
             page.on("request", lambda r: problems.append(f"request {r.url}") if not r.url.startswith("file:") else None)
-            page.goto(page_path.as_uri())
-            screenshot.parent.mkdir(parents=True, exist_ok=True)
-            # the top of the page: the summary, the contradictions table and the first cards
-            height = min(2400, page.evaluate("document.documentElement.scrollHeight"))
-            page.screenshot(path=str(screenshot), full_page=True, clip={"x": 0, "y": 0, "width": width, "height": height})
-            if page.locator("#c1").count():  # and the first contradiction's card on its own
-                page.locator("#c1").screenshot(path=str(screenshot.with_name(screenshot.stem + "-card.png")))
-            return {
-                "problems": problems,
-                "headings": page.eval_on_selector_all("h2", "hs => hs.map(h => h.innerText)"),
-                "text": page.inner_text("body"),
-                "table_rows": page.eval_on_selector_all("#contradictions tr:has(td)", "rs => rs.length"),
-                "cards": page.eval_on_selector_all("#contradictions .card", "cs => cs.length"),
-                "marks": page.eval_on_selector_all("#contradictions .card mark", "ms => ms.length"),
-                "width": page.evaluate("document.documentElement.scrollWidth"),
-            }
+            yield page, problems
         finally:
             browser.close()
+
+
+def render(page_path: Path, screenshot: Path, width: int = 1280) -> dict:
+    """Open the page in headless Chromium; what the DOM shows, the console errors, a screenshot."""
+    with browser_page(width) as (page, problems):
+        page.goto(page_path.as_uri())
+        screenshot.parent.mkdir(parents=True, exist_ok=True)
+        # the top of the page: the summary, the contradictions table and the first cards
+        height = min(2400, page.evaluate("document.documentElement.scrollHeight"))
+        page.screenshot(path=str(screenshot), full_page=True, clip={"x": 0, "y": 0, "width": width, "height": height})
+        if page.locator("#c1").count():  # and the first contradiction's card on its own
+            page.locator("#c1").screenshot(path=str(screenshot.with_name(screenshot.stem + "-card.png")))
+        return {
+            "problems": problems,
+            "headings": page.eval_on_selector_all("h2", "hs => hs.map(h => h.innerText)"),
+            "text": page.inner_text("body"),
+            "table_rows": page.eval_on_selector_all("#contradictions tr:has(td)", "rs => rs.length"),
+            "cards": page.eval_on_selector_all("#contradictions .card", "cs => cs.length"),
+            "marks": page.eval_on_selector_all("#contradictions .card mark", "ms => ms.length"),
+            "width": page.evaluate("document.documentElement.scrollWidth"),
+        }
 
 
 def test_seeds_report_in_a_real_browser(seeded_warehouse, tmp_path):
@@ -96,63 +110,51 @@ def test_seeds_report_fits_the_window_and_finds_filters_sorts_and_links(seeded_w
     """The find box narrows every section to what matches; the section filter shows one section;
     a header click sorts its table (again: the other way); a summary figure and a table row lead to
     their section and card. Screenshots of the narrow page are kept with the others."""
-    from playwright.sync_api import sync_playwright
-
     _chromium()
     _cjk_font()
     report = seeded_warehouse.parent / "reports" / "consistency.html"
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=_chromium(), args=["--no-sandbox"])
-        try:
-            page = browser.new_page(viewport={"width": width, "height": 900})
-            problems: list[str] = []
-            page.on("console", lambda m: problems.append(m.text) if m.type in ("error", "warning") else None)
-            page.on("pageerror", lambda e: problems.append(str(e)))
-            page.goto(report.as_uri())
-            assert page.evaluate("document.documentElement.scrollWidth") <= width  # no horizontal scroll
-            if width == 700:
-                page.screenshot(path=str(_screenshot_dir(tmp_path) / "report-seeds-700px.png"))
-            assert page.is_visible("#tools") and "items shown" in page.inner_text("#shown")
+    with browser_page(width) as (page, problems):
+        page.goto(report.as_uri())
+        assert page.evaluate("document.documentElement.scrollWidth") <= width  # no horizontal scroll
+        if width == 700:
+            page.screenshot(path=str(_screenshot_dir(tmp_path) / "report-seeds-700px.png"))
+        assert page.is_visible("#tools") and "items shown" in page.inner_text("#shown")
 
-            def visible(selector: str) -> int:
-                return page.eval_on_selector_all(selector, "es => es.filter(e => e.offsetParent !== null).length")
+        def visible(selector: str) -> int:
+            return page.eval_on_selector_all(selector, "es => es.filter(e => e.offsetParent !== null).length")
 
-            assert visible("#contradictions .card") == 2
-            page.fill("#find", "FlexAttention")
-            assert visible("#contradictions .card") == 1 and visible("#contradictions tr:has(td)") == 1
-            assert "FlexAttention" in page.inner_text("#contradictions .card:not([hidden])")
-            page.fill("#find", "no such words anywhere")
-            assert visible(".card") == 0 and page.inner_text("#shown").startswith("0 of ")
-            page.fill("#find", "")
-            page.select_option("#show", "documents")
-            assert visible("#contradictions") == 0 and visible("#documents tr:has(td)") > 0
+        assert visible("#contradictions .card") == 2
+        page.fill("#find", "FlexAttention")
+        assert visible("#contradictions .card") == 1 and visible("#contradictions tr:has(td)") == 1
+        assert "FlexAttention" in page.inner_text("#contradictions .card:not([hidden])")
+        page.fill("#find", "no such words anywhere")
+        assert visible(".card") == 0 and page.inner_text("#shown").startswith("0 of ")
+        page.fill("#find", "")
+        page.select_option("#show", "documents")
+        assert visible("#contradictions") == 0 and visible("#documents tr:has(td)") > 0
 
-            first_column = "rs => rs.map(r => r.cells[0].textContent.trim())"
-            rows = "#documents tr:has(td)"
-            page.click("#documents th >> nth=0")
-            ascending = page.eval_on_selector_all(rows, first_column)
-            assert len(ascending) > 1 and ascending == page.evaluate(
-                "xs => [...xs].sort((a, b) => a.localeCompare(b))", ascending
-            )
-            page.click("#documents th >> nth=0")
-            assert page.eval_on_selector_all(rows, first_column) == list(reversed(ascending))
+        first_column = "rs => rs.map(r => r.cells[0].textContent.trim())"
+        rows = "#documents tr:has(td)"
+        page.click("#documents th >> nth=0")
+        ascending = page.eval_on_selector_all(rows, first_column)
+        assert len(ascending) > 1 and ascending == page.evaluate("xs => [...xs].sort((a, b) => a.localeCompare(b))", ascending)
+        page.click("#documents th >> nth=0")
+        assert page.eval_on_selector_all(rows, first_column) == list(reversed(ascending))
 
-            page.select_option("#show", "all")
-            source = page.get_attribute("#sources a[data-find] >> nth=0", "data-find")
-            page.click("#sources a[data-find] >> nth=0")  # a source's view: what cites it
-            assert page.input_value("#find") == source and visible(".card, #corroborations tr:has(td)") > 0
-            cited = page.eval_on_selector_all(
-                ".card, #corroborations tr:has(td)", "es => es.filter(e => !e.hidden).map(e => e.textContent)"
-            )
-            assert all(source.lower() in text.lower() for text in cited)
-            page.fill("#find", "")
-            page.click('#summary a[href="#contradictions"]')
-            assert page.evaluate("location.hash") == "#contradictions"
-            page.click("#contradictions tr:has(td) a >> nth=0")
-            assert page.evaluate("location.hash") == "#c1" and page.is_visible("#c1")
-            assert problems == []
-        finally:
-            browser.close()
+        page.select_option("#show", "all")
+        source = page.get_attribute("#sources a[data-find] >> nth=0", "data-find")
+        page.click("#sources a[data-find] >> nth=0")  # a source's view: what cites it
+        assert page.input_value("#find") == source and visible(".card, #corroborations tr:has(td)") > 0
+        cited = page.eval_on_selector_all(
+            ".card, #corroborations tr:has(td)", "es => es.filter(e => !e.hidden).map(e => e.textContent)"
+        )
+        assert all(source.lower() in text.lower() for text in cited)
+        page.fill("#find", "")
+        page.click('#summary a[href="#contradictions"]')
+        assert page.evaluate("location.hash") == "#contradictions"
+        page.click("#contradictions tr:has(td) a >> nth=0")
+        assert page.evaluate("location.hash") == "#c1" and page.is_visible("#c1")
+        assert problems == []
 
 
 @pytest.mark.slow
@@ -166,8 +168,6 @@ def test_a_1000_document_report_in_a_real_browser(bench_1000, tmp_path):
 
 
 def test_the_show_menu_narrows_the_page_to_what_is_new_since_the_previous_report(tmp_path):
-    from playwright.sync_api import sync_playwright
-
     from ingest.outputs.files import write_report_files
     from ingest.outputs.findings import Corroboration, ReportData, Summary
 
@@ -181,16 +181,11 @@ def test_the_show_menu_narrows_the_page_to_what_is_new_since_the_previous_report
 
     write_report_files(report(["2x", "3x"]), tmp_path)
     write_report_files(report(["2x", "3x", "4x"]), tmp_path)
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=_chromium(), args=["--no-sandbox"])
-        try:
-            page = browser.new_page(viewport={"width": 1400, "height": 900})
-            page.goto((tmp_path / "consistency.html").as_uri())
-            rows = "#corroborations tr:has(td)"
-            shown = f"document.querySelectorAll('{rows}').length - document.querySelectorAll('{rows}[hidden]').length"
-            assert page.evaluate(shown) == 3
-            page.select_option("#show", "new")
-            assert page.evaluate(shown) == 1 and "4x" in page.inner_text(f"{rows}:not([hidden])")
-            assert page.inner_text("#shown").startswith("1 of ")
-        finally:
-            browser.close()
+    with browser_page(1400) as (page, problems):
+        page.goto((tmp_path / "consistency.html").as_uri())
+        rows = "#corroborations tr:has(td)"
+        shown = f"document.querySelectorAll('{rows}').length - document.querySelectorAll('{rows}[hidden]').length"
+        assert page.evaluate(shown) == 3
+        page.select_option("#show", "new")
+        assert page.evaluate(shown) == 1 and "4x" in page.inner_text(f"{rows}:not([hidden])")
+        assert page.inner_text("#shown").startswith("1 of ") and problems == []

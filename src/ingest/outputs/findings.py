@@ -6,6 +6,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from markupsafe import Markup
+
+from ..check.truth import TRUST_EXPLAINED
+from ..errors import INSTALL_FROM_FILE, command, install_command
+from ..records import REPORT_SIGNATURE
+
 
 @dataclass
 class Evidence:
@@ -133,3 +139,15 @@ class ReportData:
         evidence += [e for corroboration in self.corroborations for e in corroboration.evidence]
         evidence += [e for note in self.notes for e in note.evidence]
         return {(e.doc_id, e.text) for e in evidence}
+
+
+def template_globals() -> dict[str, Any]:
+    """What every format of the report says besides its data: the signature that keeps the tool
+    from ingesting its own report, the commands to paste, what trust is."""
+    return {
+        "report_signature": Markup(REPORT_SIGNATURE),
+        "install_command": install_command,
+        "install_from_file": INSTALL_FROM_FILE,
+        "fill_command": command("translate"),
+        "trust_explained": TRUST_EXPLAINED,
+    }

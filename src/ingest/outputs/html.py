@@ -18,11 +18,8 @@ from importlib.resources import files
 import jinja2
 from markupsafe import Markup
 
-from ..check.truth import TRUST_EXPLAINED
-from ..errors import INSTALL_FROM_FILE, command, install_command
 from ..escape import html_text
-from ..records import REPORT_SIGNATURE
-from .findings import ReportData
+from .findings import ReportData, template_globals
 
 
 def highlight(text: str, value: str) -> Markup:
@@ -55,13 +52,9 @@ def _environment() -> jinja2.Environment:
     environment.filters["highlight"] = highlight
     script = (files("ingest.outputs") / "templates" / "report.js").read_text("utf-8")
     environment.globals.update(
-        trust_explained=TRUST_EXPLAINED,
+        template_globals(),
         report_script=Markup(script),
         report_script_hash=base64.b64encode(hashlib.sha256(script.encode("utf-8")).digest()).decode("ascii"),
-        report_signature=Markup(REPORT_SIGNATURE),
-        install_command=install_command,
-        install_from_file=INSTALL_FROM_FILE,
-        fill_command=command("translate"),
     )
     return environment
 

@@ -16,11 +16,8 @@ from typing import Any
 import jinja2
 from markupsafe import Markup
 
-from ..check.truth import TRUST_EXPLAINED
-from ..errors import INSTALL_FROM_FILE, command, install_command
 from ..escape import markdown_text
-from ..records import REPORT_SIGNATURE
-from .findings import ReportData
+from .findings import ReportData, template_globals
 
 
 def _finalize(value: Any) -> Markup:
@@ -47,14 +44,7 @@ def _environment() -> jinja2.Environment:
         lstrip_blocks=True,
         undefined=jinja2.StrictUndefined,
     )
-    environment.globals.update(
-        trust_explained=TRUST_EXPLAINED,
-        report_signature=Markup(REPORT_SIGNATURE),
-        install_command=install_command,
-        install_from_file=INSTALL_FROM_FILE,
-        code=_code,
-        fill_command=command("translate"),
-    )
+    environment.globals.update(template_globals(), code=_code)
     return environment
 
 
