@@ -8,12 +8,17 @@ article; `case` and its helpers are in hostile_fixtures.py.
 from __future__ import annotations
 
 import io
+import json
 import os
 import re
+import shutil
 import signal
+import subprocess
+import sys
 import threading
 import time
 import zipfile
+from pathlib import Path
 
 import pytest
 
@@ -635,3 +640,79 @@ def test_a_long_run_without_spaces_in_an_english_article_costs_no_time(case):
     assert case.document("runs.txt")["status"] == "ok"
     assert case.document("runs.txt")["lang"] == "en"
     case.assert_rest_completed()
+
+
+def _exponential_profile(tmp_path: Path) -> Path:
+    """A copy of the English profile whose "beta" pattern backtracks exponentially on a run of a's
+    (a user's language folder with one bad regular expression): on 30 a's, one call of ~90 s."""
+    import ingest.lang
+
+    folder = tmp_path / "languages"
+    shutil.copytree(Path(ingest.lang.__file__).parent / "en", folder / "en")
+    rules = folder / "en" / "rules.yaml"
+    text = rules.read_text("utf-8")
+    line = next(x for x in text.splitlines() if x.strip().startswith("beta: ['(?<!"))
+    rules.write_text(text.replace(line, "  beta: ['(?:a|a)*c']"), "utf-8")
+    return folder
+
+
+# Run in a process of its own (which reads the bad profile, as this one, having read the profiles
+# already, would not): a thread calls the stages and prints how its documents ended.
+_OFF_MAIN_THREAD = """
+import json, sys, threading, time
+from ingest import run_pipeline
+from ingest.run.batches import process_batch_where_budgets_hold
+from ingest.run.runner import Run
+from ingest.settings import RunOptions
+
+caller, inputs, db = sys.argv[1:]
+ended = {}
+
+def in_a_thread():
+    if caller == "run_pipeline":
+        summary = run_pipeline([inputs], db, None, stage_cache=False)
+        ended.update({d: "failed" for d in summary.failed})
+    else:
+        run = Run(RunOptions(paths=(inputs,), warehouse_path=db, reports_dir=None, stage_cache=False))
+        batch = process_batch_where_budgets_hold(run.pending(), run.context(), isolate=True, label="b")
+        ended.update({o.doc_id: o.error or o.status.value for o in batch.outcomes.values()})
+
+started = time.monotonic()
+worker = threading.Thread(target=in_a_thread)
+worker.start()
+worker.join()
+print(json.dumps({"seconds": time.monotonic() - started, "ended": ended}))
+"""
+
+
+@pytest.mark.parametrize("caller", ["run_pipeline", "one batch"])
+def test_the_budget_stops_one_long_call_off_the_main_thread(case, tmp_path, caller):
+    """No signal reaches a thread other than the main one, so there a run's stages (and a Dask
+    worker's batch: `process_batch_where_budgets_hold`) run in a spawned worker's main thread, where
+    the budget's alarm stops even one long regular expression (in a thread it would hold the GIL,
+    and the whole process, for ~90 s)."""
+    case.add("backtracking.txt", "Since the release notes say " + "a" * 30 + " for everyone.\n")  # "c" lets it run
+    env = {
+        **os.environ,
+        "INGEST_LANGUAGE_DIRS": str(_exponential_profile(tmp_path)),
+        "INGEST_MAX_STAGE_SECONDS": "2",
+        "ARGOS_PACKAGES_DIR": str(tmp_path / "no-packages"),
+    }
+    done = subprocess.run(
+        [sys.executable, "-c", _OFF_MAIN_THREAD, caller, str(case.inputs), str(case.db)],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    result = json.loads(done.stdout.strip().splitlines()[-1])
+    assert result["seconds"] < 30, f"took {result['seconds']:.0f} s (in the thread: the call's ~90 s, then the budget)"
+    if caller == "run_pipeline":
+        assert list(result["ended"]) == [case.doc_id("backtracking.txt")]
+        row = case.document("backtracking.txt")
+        assert row["status"] == "failed" and "stopped after 2 s" in row["error"], row
+        assert case.document(GOOD)["status"] == "ok"
+    else:
+        assert "stopped after 2 s" in result["ended"][case.doc_id("backtracking.txt")], result
+        assert result["ended"][case.doc_id(GOOD)] == "ok", result

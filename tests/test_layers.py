@@ -2,7 +2,7 @@
 
 An AST walk of src/ingest (`ingest.identity.module_graph`, the walk that also tells what a stage
 runs), imports under `if TYPE_CHECKING:` included.
-Layers, from the bottom: records/errors/settings/limits/budget/escape <- the stages (discover, read,
+Layers, from the bottom: records/errors/settings/limits/budget/escape/transaction <- the stages (discover, read,
 clean, lang, metadata, language, segment, prepare, translate, extract, identity, stages) <- warehouse <- check <- outputs <- run
 <- flow, prefect_server, evaluate <- cli. A module may import its own layer or lower ones; only run/ and
 outputs/ (and the layers above them) touch the warehouse.
@@ -22,7 +22,16 @@ from ingest.identity import module_graph
 
 PACKAGE = Path(__file__).resolve().parents[1] / "src" / "ingest"
 LAYERS = [
-    {"ingest.records", "ingest.errors", "ingest.settings", "ingest.limits", "ingest.deploy", "ingest.budget", "ingest.escape"},
+    {
+        "ingest.records",
+        "ingest.errors",
+        "ingest.settings",
+        "ingest.limits",
+        "ingest.deploy",
+        "ingest.budget",
+        "ingest.escape",
+        "ingest.transaction",
+    },
     {
         "ingest.lang",
         "ingest.discover",

@@ -15,6 +15,7 @@ import sys
 import time
 from pathlib import Path
 
+import duckdb
 import pytest
 from typer.testing import CliRunner
 
@@ -105,6 +106,32 @@ def test_run_with_prefect_uses_a_temporary_server_and_stops_it(tmp_path):
     ), logged
     assert not [m for m in logged if "View at" in m]
     assert not prefect_server.answers(address, timeout=1)
+
+
+@pytest.mark.timeout(300, method="thread")  # not SIGALRM: the stage budget's alarm needs it
+def test_under_prefect_the_stage_budget_stops_one_long_call(tmp_path, monkeypatch):
+    """The flow calls its stage tasks in its own thread, the main one, where the budget's alarm
+    stops even one long regular expression (in a task thread the call would run its ~60 s first)."""
+    from ingest import language
+
+    monkeypatch.setattr(language, "_LONG_RUN", re.compile(r"(?!)"))  # the guard off: one ~60 s call
+    monkeypatch.setenv("INGEST_MAX_STAGE_SECONDS", "1")
+    inputs = tmp_path / "in"
+    inputs.mkdir()
+    shutil.copy(SEEDS / "000_7df305071c9dd669.txt", inputs / "good.txt")
+    (inputs / "run_on.txt").write_text("1x" * 40_000, "utf-8")
+    started = time.monotonic()
+    result = runner.invoke(
+        app, ["run", str(inputs), "--warehouse", str(tmp_path / "w.duckdb"), "--reports", "none", "--prefect", "--allow-failures"]
+    )
+    elapsed = time.monotonic() - started
+    assert result.exit_code == 0, result.output
+    assert "2 files: 1 loaded" in result.output and "1 failed" in result.output, result.output
+    assert elapsed < 45, f"took {elapsed:.0f} s"
+    con = duckdb.connect(str(tmp_path / "w.duckdb"), read_only=True)
+    (error,) = con.execute("SELECT error FROM documents WHERE doc_id = 'in/run_on.txt'").fetchone()
+    con.close()
+    assert "preparing" in error and "stopped after 1 s" in error, error
 
 
 def _children(pid: int) -> list[int]:

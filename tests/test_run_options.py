@@ -49,3 +49,21 @@ def test_the_flow_and_the_direct_run_call_the_same_steps():
     for method, task in steps.items():
         assert f"run.{method}(" in inspect.getsource(task.fn), (method, task.name)
         assert hasattr(Run, method)
+
+
+def test_reports_none_writes_no_report_files(tmp_path, monkeypatch):
+    """As the help says: `--reports none` writes no report files; a folder named so is given by its path."""
+    monkeypatch.chdir(tmp_path)
+    inputs = tmp_path / "in"
+    inputs.mkdir()
+    (inputs / "a.txt").write_text("PyTorch 2.5 was released in October 2024.", "utf-8")
+    for value, folder in (("none", None), (str(tmp_path / "none"), tmp_path / "none")):
+        result = CliRunner().invoke(
+            app, ["run", str(inputs), "--warehouse", str(tmp_path / "w.duckdb"), "--reports", value, "--no-prefect"]
+        )
+        assert result.exit_code == 0, result.output
+        if folder is None:
+            assert "report:" not in result.output and not (tmp_path / "none").exists(), result.output
+        else:
+            assert (folder / "consistency.html").exists()
+    assert RunOptions(reports_dir="none").reports_dir is None

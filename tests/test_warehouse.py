@@ -98,4 +98,27 @@ def test_a_transaction_lands_whole_or_not_at_all(tmp_path):
     with transaction(con):  # the connection is usable after each
         con.execute("INSERT INTO t VALUES (4)")
     assert con.execute("SELECT x FROM t ORDER BY x").fetchall() == [(1,), (4,)]
+    # A transaction DuckDB already ended (as a failed COMMIT ends it): the error raised is the
+    # block's own, not the ROLLBACK's "no transaction is active".
+    with pytest.raises(OSError, match="disk full"), transaction(con):
+        con.execute("INSERT INTO t VALUES (5)")
+        con.execute("COMMIT")
+        raise OSError("disk full")
     con.close()
+
+
+def test_filling_what_waits_uses_the_one_transaction():
+    """translate/waiting.py writes one batch through `ingest.transaction`, the warehouse's own, and
+    no module begins a transaction by hand (a bare ROLLBACK there would hide the first error)."""
+    import inspect
+
+    from ingest.translate import waiting
+
+    assert waiting.transaction is warehouse.transaction
+    package = Path(inspect.getfile(warehouse)).parents[1]
+    by_hand = [
+        path.relative_to(package).as_posix()
+        for path in package.rglob("*.py")
+        if "BEGIN TRANSACTION" in path.read_text("utf-8") and path.name != "transaction.py"
+    ]
+    assert by_hand == []

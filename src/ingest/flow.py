@@ -46,7 +46,7 @@ from prefect.tasks import exponential_backoff
 from . import outputs
 from .deploy import project_root
 from .records import SourceFile, Status
-from .run.batches import StageContext, batches, crash_reason, failed_batch, process_batch
+from .run.batches import StageContext, batches, crash_reason, failed_batch, process_batch_where_budgets_hold
 from .run.faults import is_transient
 from .run.runner import Progress, Run
 from .run.staging import StagedBatch, default_staging_dir
@@ -92,7 +92,7 @@ def plan_task(run: Run) -> list[SourceFile]:
 )
 def stages_task(label: str, sources: list[SourceFile], context: StageContext) -> StagedBatch:
     """prepare, translate and extract one batch; its rows go to Parquet staging files."""
-    batch = process_batch(sources, context, isolate=False, label=label)
+    batch = process_batch_where_budgets_hold(sources, context, isolate=False, label=label)
     failed = [o.doc_id for o in batch.outcomes.values() if o.status == Status.FAILED]
     if failed:
         get_run_logger().warning("%d of %d documents failed: %s", len(failed), len(sources), ", ".join(failed))
@@ -120,8 +120,12 @@ def _report(step: str, done: int, total: int) -> None:
         _progress(step, done, total)
 
 
-def _run_batches(todo: list[SourceFile], context: StageContext, batch_size: int, max_concurrency: int) -> list[StagedBatch]:
-    """Submit the batches, at most `max_concurrency` unfinished at a time.
+def _run_batches(
+    todo: list[SourceFile], context: StageContext, batch_size: int, max_concurrency: int, *, submit: bool
+) -> list[StagedBatch]:
+    """Run the batches' tasks: submitted to the task runner (Dask), at most `max_concurrency`
+    unfinished at a time, or one after the other in this thread (`submit=False`: the flow's own
+    thread, the process's main one, where the stage budget can stop one long call).
 
     A batch whose task fails for good is split: each of its documents gets a task of its own,
     so a document that breaks a stage fails its own task and the others are ingested.
@@ -131,20 +135,27 @@ def _run_batches(todo: list[SourceFile], context: StageContext, batch_size: int,
     inflight: dict[Any, tuple[str, list[SourceFile]]] = {}
     staged: list[StagedBatch] = []
     while queue or inflight:
-        while queue and len(inflight) < max(1, max_concurrency):
+        if submit:
+            while queue and len(inflight) < max(1, max_concurrency):
+                label, sources = queue.popleft()
+                inflight[stages_task.submit(label, sources, context)] = (label, sources)
+            future = next(as_completed(list(inflight)))
+            label, sources = inflight.pop(future)
+            future.wait()
+            state = future.state
+        else:
             label, sources = queue.popleft()
-            inflight[stages_task.submit(label, sources, context)] = (label, sources)
-        future = next(as_completed(list(inflight)))
-        label, sources = inflight.pop(future)
-        result = future.result(raise_on_failure=False)
-        if future.state.is_completed():
+            state = stages_task(label, sources, context, return_state=True)
+        result = state.result(raise_on_failure=False)
+        if state.is_completed():
+            assert isinstance(result, StagedBatch)  # what stages_task returns
             staged.append(result)
             _report("stages", sum(len(batch.outcomes) for batch in staged), len(todo))
         elif len(sources) > 1:
             logger.warning("batch %s failed (%r); retrying its %d documents one per task", label, result, len(sources))
             queue.extend((f"{label}.{i:03d}", [source]) for i, source in enumerate(sources, 1))
         else:
-            reason = crash_reason(result) if isinstance(result, BaseException) else str(future.state.message)
+            reason = crash_reason(result) if isinstance(result, BaseException) else str(state.message)
             logger.error("document %s failed: %s", sources[0].doc_id, reason)
             staged.append(failed_batch(label, sources, reason, context))
             _report("stages", sum(len(batch.outcomes) for batch in staged), len(todo))
@@ -164,7 +175,7 @@ def ingest_stages(
 ) -> list[StagedBatch]:
     """The per-document stages of a plan, in batches on this subflow's task runner (Dask)."""
     todo = [SourceFile(**s) for s in json.loads(Path(plan_file).read_text("utf-8"))]
-    return _run_batches(todo, context, batch_size, max_concurrency)
+    return _run_batches(todo, context, batch_size, max_concurrency, submit=True)
 
 
 @task(name="load", cache_policy=NO_CACHE, persist_result=False, retries=3, retry_delay_seconds=exponential_backoff(2), **_RETRIES)
@@ -245,6 +256,15 @@ def task_runner(dask: bool = False, dask_address: str | None = None, dask_worker
     return ThreadPoolTaskRunner(max_workers=1)
 
 
+def _workers_may_start_processes() -> contextlib.AbstractContextManager[Any]:
+    """The Dask workers this run starts are not daemonic, so they may start the stage worker that
+    runs a batch in its main thread, where the stage budget can stop one long call
+    (`process_batch_where_budgets_hold`); a daemonic worker, as Dask makes by default, may not."""
+    import dask
+
+    return dask.config.set({"distributed.worker.daemon": False})
+
+
 @contextlib.contextmanager
 def _api_reachable_from_workers(dask: bool) -> Iterator[None]:
     """Dask workers are other processes: give them the API address, even of a temporary server."""
@@ -301,13 +321,13 @@ def _ingest(options: RunOptions) -> State:
     staged: list[StagedBatch] = []
     try:
         if todo and options.uses_dask:  # a subflow, because a flow's task runner is fixed when it starts
-            with _api_reachable_from_workers(True):
+            with _api_reachable_from_workers(True), _workers_may_start_processes():
                 runner = task_runner(options.dask, options.dask_address, options.dask_workers)
                 staged = ingest_stages.with_options(task_runner=runner)(
                     write_plan(todo, staging / "plan.json"), context, options.batch_size, options.max_concurrency
                 )
-        elif todo:  # this flow's own task runner: one thread
-            staged = _run_batches(todo, context, options.batch_size, options.max_concurrency)
+        elif todo:  # in the flow's thread
+            staged = _run_batches(todo, context, options.batch_size, options.max_concurrency, submit=False)
         if staged:
             load_task(run, staged)
     finally:

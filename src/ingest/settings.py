@@ -80,8 +80,8 @@ class RunOptions:
         object.__setattr__(self, "paths", tuple(str(p) for p in (self.paths or DEFAULT_INPUTS)))
         object.__setattr__(self, "exclude", tuple(str(p) for p in self.exclude or ()))
         object.__setattr__(self, "warehouse_path", str(self.warehouse_path))
-        if self.reports_dir is not None:
-            object.__setattr__(self, "reports_dir", str(self.reports_dir))
+        if self.reports_dir is not None:  # "none": no report files (a folder named so: its absolute path)
+            object.__setattr__(self, "reports_dir", None if str(self.reports_dir) == "none" else str(self.reports_dir))
         object.__setattr__(self, "batch_size", max(1, int(self.batch_size)))
         if self.translate not in TRANSLATE_MODES:
             raise ValueError(f"translate must be one of {', '.join(TRANSLATE_MODES)}, not {self.translate!r}")

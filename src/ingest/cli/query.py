@@ -149,7 +149,7 @@ def export(
 
 def report(
     warehouse_path: Path = warehouse_option("The DuckDB warehouse to report on."),
-    reports: Path = reports_option(),
+    reports: Path = reports_option("Directory to write consistency.md and consistency.html to."),
     show: bool = typer.Option(False, "--show", help="Also print the contradictions and corroborations here."),
 ) -> None:
     """Rewrite the consistency report from the warehouse as it is (`--show`: and print its findings)."""

@@ -50,8 +50,14 @@ def warehouse_option(help_text: str | None = None) -> Any:
     return _run_option("warehouse_path", help_text)
 
 
-def reports_option() -> Any:
-    return _run_option("reports_dir")
+def reports_option(help_text: str | None = None) -> Any:
+    return _run_option("reports_dir", help_text)
+
+
+def _reports_dir(value: Path) -> str:
+    """The reports folder `--reports` names, made absolute; "none" as given (`RunOptions`: no report
+    files; the command line's paths lose a "./", so a folder named so is given by its absolute path)."""
+    return str(value) if str(value) == "none" else str(value.resolve())
 
 
 # What `ingest run` takes besides the run parameters.
@@ -104,7 +110,7 @@ def run(**values: Any) -> None:
             **values,
             "paths": tuple(str(Path(p).resolve()) for p in (values["paths"] or DEFAULTS.paths)),
             "warehouse_path": str(Path(values["warehouse_path"]).resolve()),
-            "reports_dir": str(Path(values["reports_dir"]).resolve()),
+            "reports_dir": _reports_dir(Path(values["reports_dir"])),
         }
     )
     missing = [p for p in options.paths if not Path(p).exists()]

@@ -11,7 +11,7 @@ from .run import fail_on_warehouse_fault, progress_bar, reports_option, warehous
 
 def translate(
     warehouse_path: Path = warehouse_option("The DuckDB warehouse whose waiting segments to translate."),
-    reports: Path = reports_option(),
+    reports: Path = reports_option("Directory to rewrite consistency.md and consistency.html in."),
 ) -> None:
     """Translate every segment that waits for a translation (cache first), then rewrite the report.
 

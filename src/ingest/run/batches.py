@@ -12,10 +12,15 @@ edited document recomputes that document alone. Only successful outputs are cach
 from __future__ import annotations
 
 import functools
+import multiprocessing
 import os
 import sys
+import threading
+import time
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -290,6 +295,62 @@ def process_batch(
     if context.staging_dir:
         staged.write(Path(context.staging_dir) / label)
     return staged
+
+
+def process_batch_where_budgets_hold(
+    sources: Sequence[SourceFile], context: StageContext, *, isolate: bool, label: str
+) -> StagedBatch:
+    """`process_batch` with the engine `context` builds, where the stage budget can stop even one
+    long call (`ingest.budget`): in this thread when it is the main thread; else (a Dask worker's
+    thread, a run started from a thread: no signal reaches them) in a spawned stage worker of this
+    process, kept for the next batch. A process that may have no children (a daemonic Dask worker)
+    runs the batch here, where the budget is checked between segments only."""
+    if threading.current_thread() is threading.main_thread() or multiprocessing.current_process().daemon:
+        return process_batch(sources, context, isolate=isolate, label=label)
+    pool = _budget_workers()
+    try:
+        staged = pool.submit(process_batch, sources, context, None, isolate=isolate, label=label).result()
+    except BrokenProcessPool:
+        with _BUDGET_WORKERS_LOCK:  # the worker died (killed, out of memory): the next batch gets a new one
+            if _BUDGET_WORKERS and _BUDGET_WORKERS[0] is pool:
+                _BUDGET_WORKERS.clear()
+        raise
+    staged.worker = where()  # the Dask worker whose stage worker it was
+    return staged
+
+
+_BUDGET_WORKERS: list[ProcessPoolExecutor] = []  # this process's, created on first use
+_BUDGET_WORKERS_LOCK = threading.Lock()
+
+
+def _budget_workers() -> ProcessPoolExecutor:
+    with _BUDGET_WORKERS_LOCK:
+        if not _BUDGET_WORKERS:
+            _BUDGET_WORKERS.append(stage_workers(len(os.sched_getaffinity(0))))
+        return _BUDGET_WORKERS[0]
+
+
+def stage_workers(processes: int) -> ProcessPoolExecutor:
+    """Up to `processes` worker processes for stage batches, started as batches need them: spawned
+    (a fork would copy this process's threads and their locks), each ending with this process."""
+    return ProcessPoolExecutor(
+        max_workers=processes,
+        mp_context=multiprocessing.get_context("spawn"),
+        initializer=_exit_with_parent,
+        initargs=(os.getpid(),),
+    )
+
+
+def _exit_with_parent(parent: int) -> None:
+    """In a stage worker: exit when the process that started it is gone (killed: nothing else tells
+    its workers, which would otherwise wait for work for ever)."""
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="exit-with-parent", daemon=True).start()
 
 
 def worker_engine(context: StageContext | None = None) -> TranslationEngine:

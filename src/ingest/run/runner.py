@@ -8,13 +8,11 @@ from __future__ import annotations
 
 import collections
 import datetime as dt
-import multiprocessing
 import os
 import threading
-import time
 import uuid
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import Future
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -31,7 +29,7 @@ from ..settings import RunOptions
 from ..translate import CachedEngine, TranslationEngine, make_engine
 from ..translate.cache import snapshot
 from ..warehouse.load import record_run
-from .batches import StageContext, batches, make_context, process_batch
+from .batches import StageContext, batches, make_context, process_batch, stage_workers
 from .cache import usable_cache_dir
 from .fill import fill_for_run
 from .loading import load_staged
@@ -180,13 +178,16 @@ class Run:
     def stage_and_load(self, sources: Sequence[SourceFile], progress: Progress | None = None) -> None:
         """Run prepare, translate and extract over `sources` in batches, loading the staged rows
         every `LOAD_EVERY_DOCUMENTS` documents (this process is the one writer). The batches run in
-        worker processes when that pays (`_processes`), else in this process."""
+        worker processes when that pays (`_processes`), else in this process; off the main thread
+        in a worker's main thread all the same, where the stage budget can stop one long call
+        (`batches.process_batch_where_budgets_hold`)."""
         context, pending, done, loaded = self.context(), [], 0, 0
         work = list(batches(sources, self.options.batch_size))
         processes = self._processes(len(sources), len(work))
+        off_main_thread = threading.current_thread() is not threading.main_thread()
         staged = (
             _in_processes(work, context, processes, self.engine)
-            if processes > 1
+            if processes > 1 or (off_main_thread and self.own_engine)
             else (process_batch(batch, context, self.engine, isolate=True, label=label) for label, batch in work)
         )
         for (_, batch), outcome in zip(work, staged, strict=True):
@@ -287,12 +288,7 @@ def _in_processes(
     loader so staged rows never pile up in memory. A batch whose worker died (killed, out of
     memory) is computed again in this process, so the run loses nothing."""
     ahead = 2 * processes
-    pool = ProcessPoolExecutor(
-        max_workers=processes,
-        mp_context=multiprocessing.get_context("spawn"),
-        initializer=_exit_with_parent,
-        initargs=(os.getpid(),),
-    )
+    pool = stage_workers(processes)
     futures: collections.deque[Future[StagedBatch]] = collections.deque()
     submitted, broken = 0, False
     try:
@@ -313,18 +309,6 @@ def _in_processes(
             yield process_batch(batch, context, engine, isolate=True, label=label)
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
-
-
-def _exit_with_parent(parent: int) -> None:
-    """In a stage worker: exit when the run's process is gone (killed: nothing else tells its workers,
-    which would otherwise wait for work for ever)."""
-
-    def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(1.0)
-        os._exit(1)
-
-    threading.Thread(target=watch, name="exit-with-parent", daemon=True).start()
 
 
 def run_pipeline(

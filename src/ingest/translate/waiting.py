@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 import duckdb
 
 from ..extract.fidelity import check_fidelity
+from ..transaction import transaction
 from . import cache as translation_cache
 from .cache import PackageKey
 from .engine import CACHED, TRANSLATED, WAITING, CachedEngine, Translation, TranslationEngine
@@ -195,8 +196,7 @@ def _write(
         for s, t in filled
         for i in check_fidelity(s.text, t.text_en or "", s.lang)
     ]
-    con.execute("BEGIN TRANSACTION")
-    try:
+    with transaction(con):
         con.execute(
             f"UPDATE segments SET text_en = f.text_en, translation_status = f.status, "
             f"translation_engine = f.engine, translation_reason = NULL FROM {filled_rows} f "
@@ -217,7 +217,3 @@ def _write(
                 "INSERT INTO translation_issues (doc_id, seg_idx, kind, expected, detail) VALUES (?, ?, ?, ?, ?)", issues
             )
         buffered.flush()
-        con.execute("COMMIT")
-    except BaseException:
-        con.execute("ROLLBACK")
-        raise

@@ -9,13 +9,12 @@ rows to Arrow in `rows`.
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import hashlib
 import logging
 import re
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from importlib import resources
 from importlib.resources.abc import Traversable
 from pathlib import Path
@@ -25,6 +24,7 @@ import duckdb
 
 from ..errors import WarehouseCorruptError, WarehouseError, WarehouseLockedError, command
 from ..records import DOCUMENT_TABLES
+from ..transaction import transaction
 
 __all__ = [
     "DOCUMENT_TABLES",
@@ -264,27 +264,6 @@ def apply_schema(con: duckdb.DuckDBPyConnection) -> None:
             record_applied(con, "tables", digest)
     except duckdb.Error as error:
         raise known_fault(_path_of(con), error) or _other_version(con, str(error).splitlines()[0]) from error
-
-
-@contextlib.contextmanager
-def transaction(con: duckdb.DuckDBPyConnection) -> Iterator[None]:
-    """The block's statements in one transaction: committed at its end, rolled back if anything
-    raises (all of it lands or none does)."""
-    con.execute("BEGIN TRANSACTION")
-    try:
-        yield
-        con.execute("COMMIT")
-    except BaseException:
-        _rollback(con)
-        raise
-
-
-def _rollback(con: duckdb.DuckDBPyConnection) -> None:
-    """Roll back; when DuckDB ended the transaction itself (a failed COMMIT) the first error is the one to report."""
-    try:
-        con.execute("ROLLBACK")
-    except duckdb.Error:
-        pass
 
 
 def _path_of(con: duckdb.DuckDBPyConnection) -> str:
