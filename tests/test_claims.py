@@ -202,3 +202,35 @@ def test_support_that_ends_after_the_version_is_no_supported_version():
     assert supported(claims_of("Added support for Python 3.12 and dropout fixes.", "en", release="pytorch 2.4")) == {
         ("pytorch", "supports_python", "3.12", "pytorch 2.4", True)
     }
+
+
+def shares(claims) -> set[tuple]:
+    return {(c.subject, c.attribute, c.value) for c in claims if c.attribute.startswith("share_of_")}
+
+
+def test_a_share_of_a_counted_set_is_keyed_by_what_it_is_a_share_of():
+    """Whatever else the sentence says of it, a percentage of a set the clause counts, before or
+    after it, in numbers or by its noun alone, is a share of that set (products renamed: nothing
+    here is in the glossary)."""
+    for text, lang in (
+        ("FooBackend 在测试的 193 个模型中有 97.5% 超过了 eager 模式。", "zh"),
+        ("FooBackend 在 193 个测试模型中，97.5% 的模型性能优于 Eager 模式。", "zh"),
+        ("FooBackendは193個のモデルのうち約97.5%でEagerより速い。", "ja"),
+        ("FooBackendは約97.5%のモデルで従来のEagerモードよりも優れたパフォーマンスを発揮している。", "ja"),
+        ("FooBackend beats eager mode on 97.5% of the 193 models tested.", "en"),
+        ("FooBackend is faster than eager on 97.5% of models.", "en"),
+    ):
+        assert shares(claims_of(text, lang, release=None)) == {("foobackend", "share_of_models", "97.5%")}, text
+    assert shares(claims_of("FooBackend 在 64 个 GPU 中有 25% 处于空闲。", "zh", release=None)) == {
+        ("foobackend", "share_of_gpus", "25%")
+    }
+
+
+def test_a_percentage_beside_a_count_it_is_no_share_of_stays_what_it_was():
+    for text, lang in (
+        ("FooBackend is 30% faster on 8 GPUs.", "en"),
+        ("FooBackend 在 8 个 GPU 上速度提升 30%。", "zh"),
+        ("FooBackendは8個のGPUで30%高速化した。", "ja"),
+    ):
+        found = claims_of(text, lang, release=None)
+        assert not shares(found) and ("foobackend", "speedup") in {(c.subject, c.attribute) for c in found}, text

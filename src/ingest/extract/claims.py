@@ -30,7 +30,7 @@ from .conditions import conditions
 from .entities import COUNT, MATURITY, MULTIPLIER, PERCENT, QUANTITY, VERSION, Entity
 from .glossary import SubjectMention, glossary
 from .notation import canonical, hedged_bounds
-from .phrases import attribute_near, baseline_near, clause_bounds, dependency_versions, is_baseline, terms
+from .phrases import attribute_near, baseline_near, clause_bounds, dependency_versions, is_baseline, share_of_counted, terms
 from .reader import MODEL
 from .releases import is_earlier, releases_in
 from .rules import rules_for
@@ -328,6 +328,8 @@ class ClaimBuilder:
             return _COUNT_ATTRIBUTES.get(entity.unit or "")
         if entity.label == QUANTITY:
             return _QUANTITY_ATTRIBUTES.get(entity.unit or "")
+        if entity.label == PERCENT and (share := share_of_counted(segment.text, segment.lang, entity, segment.entities)):
+            return share
         if entity.label in (PERCENT, MULTIPLIER):
             attribute = attribute_near(segment.text, segment.lang, entity.start, entity.end)
             # "性能提高了 2 倍" / "2x the performance": a performance multiplier is a speed-up.

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..lang import clause_mark_chars, sentence_end_chars
-from .entities import VERSION, Entity
+from .entities import COUNT, QUANTITY, VERSION, Entity
 from .rules import relation_joiners, rules_for
 from .subjects import is_generic
 
@@ -58,6 +58,31 @@ def attribute_near(text: str, lang: str, start: int, end: int) -> str | None:
             if best is None or gap < best[0]:
                 best = (gap, attribute)
     return best[1] if best else None
+
+
+def share_of_counted(text: str, lang: str, entity: Entity, entities: Sequence[Entity]) -> str | None:
+    """ "share_of_<noun>" when the percentage at `entity` is a share of a set its clause counts: the
+    set before it, joined by a language's `shares.before` ("在 193 个模型中有 97.5%", "193 個のモデルの
+    うち約97.5%"), or after it, by `shares.after` and a counted noun with or without its number
+    ("97.5% of the 193 models", "97.5% 的模型"). So a share is keyed by what it is a share of,
+    whatever else the sentence says of it ("…中有 97.5% 超过了 eager 模式")."""
+    rules = rules_for(lang).for_text(text)
+    low, high = clause_bounds(text, entity.start)
+    counted = [e for e in entities if e.label in (COUNT, QUANTITY) and e.unit and low <= e.start and e.end <= entity.start]
+    for count in sorted(counted, key=lambda e: -e.end):
+        if any(link.fullmatch(text, count.end, entity.start) for link in rules.shares_before):
+            return f"share_of_{count.unit}"
+    for link in rules.shares_after:
+        if joined := link.match(text, entity.end, high):
+            number = _COUNT_NUMBER.match(text, joined.end(), high)
+            after = number.end() if number else joined.end()
+            unit = next((unit for unit, pattern in rules.units if pattern.match(text, after, high)), None)
+            if unit:
+                return f"share_of_{unit}"
+    return None
+
+
+_COUNT_NUMBER = re.compile(r"\s?\d[\d,]*\s?")
 
 
 SUPPORTED, DROPPED, MENTIONED = "supports", "drops", "mentions"

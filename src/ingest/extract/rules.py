@@ -36,6 +36,8 @@ class Rules:
     support_ended: list[re.Pattern]  # ...and words saying that support ends ("no longer")
     relations: list[tuple[str, re.Pattern]]  # attribute -> a phrase naming its value in words (group `value`)
     units: list[tuple[str, re.Pattern]]  # the unit or counted noun right after a number
+    shares_before: list[re.Pattern]  # what joins a counted set to a share of it after it ("193 个模型中有 97.5%")
+    shares_after: list[re.Pattern]  # ...and a share to the set after it ("97.5% of the 193 models")
     fraction_factor: re.Pattern  # words after a fraction that make it a factor ("1/4に")
     prefilter: Prefilter | None = dataclasses.field(default=None, repr=False, compare=False)
 
@@ -156,6 +158,8 @@ def rules_for(*codes: str | None) -> Rules:
         units=_keyed(
             _merged([common, *every_profile], "units"), wrap=r"\s?(?:{})(?:(?<=[A-Za-z])(?![A-Za-z])|(?<![A-Za-z]))", flags=re.I
         ),
+        shares_before=[re.compile(p, re.I) for rules in rule_sets for p in (rules.get("shares") or {}).get("before", [])],
+        shares_after=[re.compile(p, re.I) for rules in rule_sets for p in (rules.get("shares") or {}).get("after", [])],
         fraction_factor=re.compile(
             rf"\s?(?:{alternation(w for rules in rule_sets for w in rules.get('fraction_factor_words', []))})"
         ),
