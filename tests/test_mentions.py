@@ -41,6 +41,9 @@ SAME = [
     (("in the works for over a year", "en"), ("进行了一年多", "zh")),
     (("over a million downloads", "en"), ("超过100万次下载", "zh")),
     (("these three facets", "en"), ("这三方面的贡献", "zh")),
+    # a unit glued to its number that goes on past the word is read whole
+    (("capable of 3.25 GB/sec reads", "en"), ("每个SSD可提供3.25GB/秒的读取速度", "zh")),
+    (("3.25GB/s", "en"), ("3.25 GB/秒", "ja")),
 ]
 
 
@@ -182,6 +185,11 @@ def test_dates_compare_as_dates():
     a, b = _only("2024年10月17日", "zh"), _only("2024-10-17", "en")
     assert a.norm == b.norm == "2024-10-17"
     assert _only("October 17, 2024", "en").norm == "2024-10-17"
+
+
+def test_a_glued_unit_is_read_whole_and_a_shorter_one_stays_itself():
+    assert (_only("3.25GB/秒", "zh").unit, _only("3.25GB/sec", "en").unit) == ("GB/s", "GB/s")
+    assert (_only("12GB内存", "zh").unit, _only("12GB of memory", "en").unit) == ("GB", "GB")
 
 
 def test_every_mention_slices_its_segment():

@@ -306,7 +306,11 @@ class _Reader:
             kind, unit = MULTIPLIER, "x"
         else:
             unit_match = patterns().glued_number.match(self.text[match.start() : self._token_end(match.start())])
-            if unit_match and unit_match["unit"].lower() in words.glued_units:
+            # A unit that goes on past the word ("3.25GB/秒", "3.25GB/s") is read whole after the digits.
+            longer = unit_match and self._unit_at(match.start() + len(unit_match["num"]))[1] > match.start() + len(
+                unit_match.group()
+            )
+            if unit_match and unit_match["unit"].lower() in words.glued_units and not longer:
                 unit = words.glued_units[unit_match["unit"].lower()]
                 end = match.start() + len(unit_match.group())
                 if unit == "x":
