@@ -376,6 +376,7 @@ def test_faults_a_user_table_with_a_dotted_name_does_not_stop_a_run(case):
         ("INGEST_MAX_SEGMENTS", "1e9", "is not a whole number"),
         ("INGEST_MAX_TEXT_CHARS", "-5", "must be above 0"),
         ("INGEST_MAX_STAGE_SECONDS", "nan", "must be above 0"),
+        ("INGEST_MAX_STAGE_SECONDS", "1e308", "at most 86400"),
         ("INGEST_LANGUAGE_DIRS", "{tmp}/nowhere", "not a folder"),
         ("INGEST_LANGUAGE_DIRS", "{tmp}/no_code", "has no `code`"),
         ("INGEST_LANGUAGE_DIRS", "{tmp}/bad_yaml", "cannot be read"),
@@ -438,3 +439,49 @@ def test_faults_a_dask_address_where_nothing_listens_fails_in_seconds(case):
     )
     assert result.exit_code == 1 and "no Dask scheduler answers" in _one_line_error(result)
     assert time.monotonic() - started < 10 and not case.db.exists()
+
+
+def _dask_address_run(case, address: str):
+    return CliRunner().invoke(
+        app, ["run", str(case.inputs), "--warehouse", str(case.db), "--reports", str(case.reports), "--dask-address", address]
+    )
+
+
+@pytest.mark.timeout(90)
+@pytest.mark.parametrize("peer", ["silent", "http"])
+def test_faults_a_dask_address_where_something_else_listens_fails_in_seconds(case, peer):
+    """A port that accepts connections but is no scheduler (a silent listener, a web server): one
+    line within seconds, where Dask's client waited for ever."""
+    import socket
+    import threading
+    from http.server import HTTPServer, SimpleHTTPRequestHandler
+
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen()
+    accepted: list[socket.socket] = []
+    if peer == "http":
+        listener.close()
+        server = HTTPServer(("127.0.0.1", 0), SimpleHTTPRequestHandler)
+        port = server.server_address[1]
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+    else:
+        port = listener.getsockname()[1]
+        threading.Thread(target=lambda: accepted.append(listener.accept()[0]), daemon=True).start()
+    try:
+        started = time.monotonic()
+        result = _dask_address_run(case, f"tcp://127.0.0.1:{port}")
+        assert result.exit_code == 1 and "is not a Dask scheduler" in _one_line_error(result)
+        assert time.monotonic() - started < 30 and not case.db.exists()
+    finally:
+        if peer == "http":
+            server.shutdown()
+        else:
+            listener.close()
+        for connection in accepted:
+            connection.close()
+
+
+def test_faults_a_malformed_dask_address_is_a_usage_error(case):
+    result = _dask_address_run(case, "tcp://[::1")
+    assert result.exit_code == 2 and "is not a scheduler address" in _one_line_error(result)

@@ -716,3 +716,16 @@ def test_the_budget_stops_one_long_call_off_the_main_thread(case, tmp_path, call
     else:
         assert "stopped after 2 s" in result["ended"][case.doc_id("backtracking.txt")], result
         assert result["ended"][case.doc_id(GOOD)] == "ok", result
+
+
+def test_a_run_of_magnitudes_is_no_figure_and_sinks_no_article(case):
+    """ "九亿亿亿…" (40 magnitudes) overflowed a float and failed the whole article; a figure beyond
+    10^30 is no figure prose states."""
+    from ingest.extract.reader import read
+
+    assert read("九" + "亿" * 40, "zh") == [] and read("3" + "亿" * 40, "zh") == []
+    assert [m.value for m in read("三亿亿", "zh")] == [3e16]
+    case.add("magnitudes.txt", SEED_ZH.read_text("utf-8") + "\n九" + "亿" * 40 + "\n")
+    case.run()
+    assert case.document("magnitudes.txt")["status"] == "ok"
+    case.assert_rest_completed()

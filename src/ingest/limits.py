@@ -62,4 +62,9 @@ def _positive(name: str, raw: str, example: int | float) -> int | float:
         ) from None
     if not (0 < value < float("inf")):
         raise SettingsError(f"{name}={raw!r} must be above 0 and finite; set it to {kind} above 0 or unset it")
+    if not whole and value > MAX_SECONDS:  # beyond what a timer can be set to; no document needs a day
+        raise SettingsError(f"{name}={raw!r} is too long; set it to at most {MAX_SECONDS} seconds (a day) or unset it")
     return value
+
+
+MAX_SECONDS = 86_400

@@ -24,6 +24,9 @@ from functools import lru_cache
 
 from ..lang import common_rules, every_language, profiles
 
+# Larger than any figure prose states (10^30): a run of magnitudes, not a number.
+LARGEST_FIGURE = 1e30
+
 RELATIVE_TOLERANCE_CAP = 0.05
 
 
@@ -132,7 +135,9 @@ class Numerals:
                 digit = None
             else:
                 section += digit or 0
-                total = int((total + section) * self.magnitudes[char])
+                total = (total + section) * int(self.magnitudes[char])
+                if total > LARGEST_FIGURE:  # "九亿亿亿…": a run of magnitudes, not a number
+                    return None
                 section, digit = 0, None
         return total + section + (digit or 0)
 

@@ -36,6 +36,7 @@ from .lexicon import word_concepts
 from .notation import (
     DIGITS,
     DOTTED,
+    LARGEST_FIGURE,
     VERSION_TOKEN,
     alternation,
     canonical,
@@ -213,6 +214,8 @@ class _Reader:
 
     def add(self, reading: Reading | None) -> None:
         if reading is None or reading.start >= reading.end or not self.free(reading.start, reading.end):
+            return
+        if reading.value is not None and not abs(reading.value) <= LARGEST_FIGURE:  # "3亿亿亿…", inf, NaN
             return
         self.taken[reading.start : reading.end] = b"\x01" * (reading.end - reading.start)
         self.readings.append(reading)
