@@ -349,13 +349,29 @@ def test_faults_a_warehouse_from_an_older_version_gets_the_columns_it_lacks(case
     assert case.query("SELECT release_note IS NULL FROM documents") == [(True,)]
 
 
-def test_faults_a_warehouse_that_cannot_be_brought_up_to_date_says_so_in_one_line(case):
+@pytest.mark.parametrize(
+    "change, says",
+    [
+        (
+            "ALTER TABLE documents DROP COLUMN release_note; ALTER TABLE documents ADD COLUMN release_note INTEGER",
+            "release_note is INTEGER",
+        ),
+        # a column this version does not write and that may not be NULL would refuse every document
+        ("ALTER TABLE documents RENAME COLUMN status TO state", "documents.state may not be NULL"),
+        (
+            "ALTER TABLE documents ADD COLUMN legacy VARCHAR NOT NULL DEFAULT 'x'; "
+            "ALTER TABLE documents ALTER legacy DROP DEFAULT",
+            "documents.legacy may not be NULL",
+        ),
+    ],
+)
+def test_faults_a_warehouse_that_cannot_be_brought_up_to_date_says_so_in_one_line(case, change, says):
     case.run()
-    _older(case.db, "ALTER TABLE documents DROP COLUMN release_note; ALTER TABLE documents ADD COLUMN release_note INTEGER")
+    _older(case.db, change)
     result = _cli_run(case)
     assert result.exit_code == 1
     line = _one_line_error(result)
-    assert "from another version" in line and "release_note is INTEGER" in line and f"mv {case.db}" in line
+    assert "from another version" in line and says in line and f"mv {case.db}" in line
 
 
 def test_faults_a_user_table_with_a_dotted_name_does_not_stop_a_run(case):

@@ -403,3 +403,29 @@ def test_a_copy_of_a_text_in_another_folder_stays_a_copy_without_being_read_agai
     (tmp_path / "siteA" / JA).unlink()
     store.run(folder(tmp_path, "other", ZH))
     assert store.documents()["mirror/crlf.txt"] == ("ok", None)  # its original gone, it takes its place
+
+
+def test_two_concurrent_runs_of_folders_with_one_name_lose_no_file(tmp_path, store):
+    """Both runs plan before either loads, so both label their folder "news": the second load would
+    have replaced the first folder's file. It fails instead, saying to run again, and the next run
+    gives it an id of its own."""
+    from ingest.run.runner import Run
+    from ingest.settings import RunOptions
+
+    first, second = folder(tmp_path / "x", "news"), folder(tmp_path / "z", "news")
+    (first / "a.txt").write_bytes((SEEDS / JA).read_bytes())
+    (second / "a.txt").write_bytes((SEEDS / ZH).read_bytes())
+    runs = [
+        Run(RunOptions(paths=(str(f),), warehouse_path=str(store.db), reports_dir=str(store.reports)), UntranslatedEngine())
+        for f in (first, second)
+    ]
+    todo = [run.pending() for run in runs]
+    assert [s.doc_id for t in todo for s in t] == ["news/a.txt", "news/a.txt"]
+    for run, sources in zip(runs, todo):
+        run.stage_and_load(sources)
+        run.finish()
+    assert store.query("SELECT doc_id, source_root FROM documents") == [("news/a.txt", str(first))]
+    assert "run again" in runs[1].summary.failed["news/a.txt"]
+    store.run(second)
+    ids = dict(store.query("SELECT source_root, doc_id FROM documents WHERE status = 'ok'"))
+    assert ids[str(first)] == "news/a.txt" and ids[str(second)].startswith("news~")

@@ -8,7 +8,8 @@ write the warehouse); the single writer files them into the translation cache he
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
+from pathlib import Path
 
 import duckdb
 
@@ -16,7 +17,7 @@ from ..errors import WarehouseError
 from ..records import DocumentOutcome, DocumentRows, Status
 from ..translate import cache as translation_cache
 from ..warehouse import is_storage_fault, storage_error
-from ..warehouse.load import load_document, read_back, replace_documents
+from ..warehouse.load import RowSource, ids_held_by_other_folders, load_document, read_back, replace_documents
 from .batches import RETRY_MARK
 from .staging import StagedBatch
 
@@ -31,12 +32,14 @@ def _storage_fault(con: duckdb.DuckDBPyConnection, error: duckdb.Error) -> Wareh
 
 def _load_with_fallback(con: duckdb.DuckDBPyConnection, batch: StagedBatch) -> None:
     sources = batch.sources()
+    held = _held_by_another_folder(con, batch, sources)
+    doc_ids = [doc_id for doc_id in batch.doc_ids if doc_id not in held]
     try:
-        batch.outcomes.update(replace_documents(con, batch.doc_ids, sources))
+        batch.outcomes.update(replace_documents(con, doc_ids, sources))
     except duckdb.Error as error:
         if is_storage_fault(error):
             raise _storage_fault(con, error) from error
-        for doc_id in batch.doc_ids:
+        for doc_id in doc_ids:
             try:
                 batch.outcomes.update(replace_documents(con, [doc_id], sources))
             except duckdb.Error as error:
@@ -48,6 +51,20 @@ def _load_with_fallback(con: duckdb.DuckDBPyConnection, batch: StagedBatch) -> N
                 _record_refusal(con, read_back(con, sources, doc_id), reason)
     batch.loaded = True
     batch.discard_files()
+
+
+def _held_by_another_folder(con: duckdb.DuckDBPyConnection, batch: StagedBatch, sources: Mapping[str, RowSource]) -> set[str]:
+    """The batch's documents whose id a file of another input folder that still exists holds (two
+    runs at once, each with a folder of one name): they fail, saying to run again, instead of
+    replacing that folder's file; the next run's plan gives them an id of their own."""
+    held = {doc_id: folder for doc_id, folder in ids_held_by_other_folders(con, sources).items() if Path(folder).is_dir()}
+    for doc_id, folder in held.items():
+        reason = (
+            f"not loaded: a run at the same time loaded a file of another folder of this name ({folder}) under "
+            "this id; run again and this file gets an id of its own"
+        )
+        batch.outcomes[doc_id] = DocumentOutcome(doc_id, Status.FAILED, reason)
+    return set(held)
 
 
 def _record_refusal(con: duckdb.DuckDBPyConnection, rows: DocumentRows, reason: str) -> None:

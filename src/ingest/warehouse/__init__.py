@@ -336,13 +336,17 @@ def _defined_columns() -> dict[str, list[tuple[str, str]]]:
 
 def _add_missing_columns(con: duckdb.DuckDBPyConnection) -> None:
     """Give every table the warehouse already has the columns this version defines and it lacks (NULL in
-    its rows); a column of another type cannot be converted and is refused."""
+    its rows); a column of another type cannot be converted, and one this version does not write but
+    that may not be NULL would refuse every row: both are refused here, with the table and column."""
     present: dict[str, dict[str, str]] = {}
-    for table, column, data_type in con.execute(
-        "SELECT table_name, column_name, data_type FROM duckdb_columns() WHERE database_name = current_database() "
-        "AND schema_name = current_schema()"
+    required: set[tuple[str, str]] = set()  # NOT NULL without a default: every insert must give it
+    for table, column, data_type, nullable, default in con.execute(
+        "SELECT table_name, column_name, data_type, is_nullable, column_default FROM duckdb_columns() "
+        "WHERE database_name = current_database() AND schema_name = current_schema()"
     ).fetchall():
         present.setdefault(table, {})[column] = data_type
+        if not nullable and default is None:
+            required.add((table, column))
     for table, columns in _defined_columns().items():
         if table not in present:
             continue  # created by schema.sql
@@ -352,6 +356,9 @@ def _add_missing_columns(con: duckdb.DuckDBPyConnection) -> None:
                 con.execute(f"ALTER TABLE {quoted(table)} ADD COLUMN {quoted(column)} {data_type}")
             elif held != data_type:
                 raise _other_version(con, f"column {table}.{column} is {held}, this version needs {data_type}")
+        unknown = sorted(c for c in present[table] if c not in dict(columns) and (table, c) in required)
+        if unknown:
+            raise _other_version(con, f"column {table}.{unknown[0]} may not be NULL and this version does not write it")
 
 
 def dicts(con: duckdb.DuckDBPyConnection, sql: str, params: Sequence[Any] | None = None) -> list[dict[str, Any]]:

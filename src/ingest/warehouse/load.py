@@ -154,6 +154,26 @@ def load_document(con: duckdb.DuckDBPyConnection, rows: DocumentRows) -> None:
     load_documents(con, [rows])
 
 
+def ids_held_by_other_folders(con: duckdb.DuckDBPyConnection, sources: Mapping[str, RowSource]) -> dict[str, str]:
+    """Staged documents whose id the warehouse holds for a file of another input folder: doc_id ->
+    that folder. (Two runs that planned two folders of one name before either loaded both labelled
+    theirs alike; the plan of any later run gives the second folder a label of its own.)"""
+    if sources.get("documents") is None:
+        return {}
+    cursor = con.cursor()  # its own results: the connection may hold one not yet fetched
+    relations = _Relations(cursor)
+    try:
+        staged = relations.of(sources["documents"])[0]
+        rows = cursor.execute(
+            f"SELECT d.doc_id, d.source_root FROM documents d JOIN {staged} s USING (doc_id) "
+            "WHERE d.source_root IS NOT NULL AND d.source_root IS DISTINCT FROM s.source_root"
+        ).fetchall()
+    finally:
+        relations.close()
+        cursor.close()
+    return dict(rows)
+
+
 def read_back(con: duckdb.DuckDBPyConnection, sources: Mapping[str, RowSource], doc_id: str) -> DocumentRows:
     """One document's rows out of staged sources."""
     relations = _Relations(con)
