@@ -136,6 +136,13 @@ def test_renderings_learn_counted_nouns_from_every_aligned_sentence():
     assert pairs == [("agree", "23.7", "23.7"), ("changed", "1.46", "1.49")]
 
 
+def test_a_changed_version_pairs_with_its_products_other_version_among_other_versions():
+    a = find_mentions("随 Quux 12.6.3 和 Frob 6.2.4 一起提供；下一个 Foo 2.7 版本将切换到 Bar 2.28，而 baz-2.28 不变。", "zh")
+    b = find_mentions("随 Quux 12.6.3 和 Frob 6.2.4 一起提供；下一个 Foo 2.9 版本将切换到 Bar 2.28，而 baz 2.28 不变。", "zh")
+    changed = [(p.a.text, p.b.text) for p in match_mentions(a, b) if p.relation == "changed"]
+    assert changed == [("Foo 2.7", "Foo 2.9")]
+
+
 def test_an_omission_is_not_a_change():
     en = find_mentions("We produced 39 million documents of 28B tokens over 34,000 topics.", "en")
     zh = find_mentions("我们生成了 3900 万合成数据。", "zh")

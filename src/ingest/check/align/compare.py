@@ -235,8 +235,12 @@ def _evidently_same(
         return 0.7 if len(variants(left_x, y.name)) == len(variants(left_y, x.name)) == 1 else 0.0
     if x.kind in (VERSION, DATE, LABEL):
         same_kind = lambda ms, kind: [m for m in ms if m.kind == kind]  # noqa: E731
-        alone = len(same_kind(left_x, x.kind)) == len(same_kind(left_y, y.kind)) == 1
-        return (0.6 if x.kind == LABEL else 0.8) if alone else 0.0
+        if len(same_kind(left_x, x.kind)) == len(same_kind(left_y, y.kind)) == 1:
+            return 0.6 if x.kind == LABEL else 0.8
+        # among other versions, the only two left of one product ("PyTorch 2.7" / "PyTorch 2.9")
+        of_product = lambda ms: [m for m in ms if m.kind == VERSION and m.name == x.name]  # noqa: E731
+        same_product = x.kind == VERSION and bool(x.name) and x.name == y.name
+        return 0.8 if same_product and len(of_product(left_x)) == len(of_product(left_y)) == 1 else 0.0
     if x.value is None or y.value is None or not _same_counted(x, y, equivalents):
         return 0.0
     # When both name what they count, and it is one thing, the figures that could be theirs name it too
