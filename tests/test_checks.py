@@ -187,3 +187,35 @@ def test_copies_of_one_article_are_one_source_however_common_their_anchors(tmp_p
     sources = dict(con.execute("SELECT source_id, n_documents FROM sources").fetchall())
     assert sources["in/copy1.txt"] == 4 and len(sources) == 3
     assert con.execute("SELECT max(n_sources) FROM corroborations").fetchone()[0] <= 3
+
+
+# Products no list names (renamed consistently from the tests above): the release comes from the
+# title ("Quuxly 3.5 発表"), so two articles about one release compare and two about two do not.
+def test_a_release_no_list_names_keys_its_articles_facts(tmp_path):
+    con = ingest(
+        tmp_path,
+        {
+            "a.txt": "Quuxly 3.5 発表\nFrobnicator のスループットは 2 倍に向上した。",
+            "b.txt": "Quuxly 3.5 发布\nFrobnicator 的吞吐提高了 20 倍。",
+            "c.txt": "Quuxly v3.5 released\nThe Frobnicator throughput improved 2x.",
+        },
+    )
+    assert dict(con.execute("SELECT doc_id, release FROM documents").fetchall()) == {
+        "in/a.txt": "quuxly 3.5",
+        "in/b.txt": "quuxly 3.5",
+        "in/c.txt": "quuxly 3.5",
+    }
+    rows = con.execute("SELECT kind, value_a, value_b FROM conflicts WHERE severity = 'contradiction'").fetchall()
+    assert {(kind, frozenset((a, b))) for kind, a, b in rows} == {("value_conflict", frozenset(("2x", "20x")))}
+    assert con.execute("SELECT value, n_sources FROM corroborations WHERE subject = 'frobnicator'").fetchall() == [("2x", 2)]
+
+
+def test_two_releases_no_list_names_never_conflict(tmp_path):
+    con = ingest(
+        tmp_path,
+        {
+            "a.txt": "Quuxly 3.4 発表\nFrobnicator のスループットは 2 倍に向上した。",
+            "b.txt": "Quuxly 3.5 发布\nFrobnicator 的吞吐提高了 20 倍。",
+        },
+    )
+    assert con.execute("SELECT count(*) FROM conflicts").fetchone()[0] == 0

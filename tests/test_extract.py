@@ -30,6 +30,38 @@ def test_versions(text, lang, norm):
     assert ("VERSION", norm) in [(label, n) for label, _, n in entities(text, lang)]
 
 
+@pytest.mark.parametrize(
+    "text, lang, norm",
+    [
+        ("Kubernetes 1.29 is out", "en", "kubernetes 1.29"),
+        ("vLLM v0.6.0 released", "en", "vllm 0.6.0"),
+        ("Node.js 20.11.1 LTS", "en", "node-js 20.11.1"),
+        ("Accelerate 1.0.0rc1 を公開", "ja", "accelerate 1.0.0rc1"),
+        ("在Llama 3.1上", "zh", "llama 3.1"),
+        ("Kubernetes 1.29では", "ja", "kubernetes 1.29"),
+    ],
+)
+def test_versions_of_products_no_list_names(text, lang, norm):
+    assert [n for label, _, n in entities(text, lang) if label == "VERSION"] == [norm]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Figure 3.2 shows it",
+        "Since 2.4, it works",
+        "MMLU 45.2 and HumanEval 72.6",  # scores, not versions
+        "F1 0.85",
+        "Foo 2.0x faster",
+        "Bar 3.8-3.11",
+        "Why 1.0?",
+        "Build 22631.3880",
+    ],
+)
+def test_what_is_no_version_of_an_unlisted_product(text):
+    assert [n for label, _, n in entities(text, "en") if label == "VERSION"] == []
+
+
 def test_version_lists_keep_the_product():
     found = [n for label, _, n in entities("CUDA 11.6 および 11.7 が導入され", "ja") if label == "VERSION"]
     assert found == ["cuda 11.6", "cuda 11.7"]

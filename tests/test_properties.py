@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from ingest.clean import clean
 from ingest.errors import ReadError
 from ingest.extract.entities import find_entities
-from ingest.extract.notation import canonical
+from ingest.extract.notation import LARGEST_FIGURE, canonical
 from ingest.extract.reader import read_number
 from ingest.language import detect_language
 from ingest.read import decode
@@ -281,8 +281,10 @@ def test_read_number_never_raises_and_canonical_is_idempotent(text):
 @given(st.floats(allow_nan=True, allow_infinity=True))
 def test_canonical_never_raises(value):
     form = canonical(value)
-    if math.isfinite(value) and value >= 0:
+    if math.isfinite(value) and 0 <= value <= LARGEST_FIGURE:
         assert canonical(read_number(form).value) == form
+    elif math.isfinite(value) and value > LARGEST_FIGURE:  # beyond any figure prose states: no figure
+        assert read_number(form) is None
 
 
 # ---- extractors -------------------------------------------------------------------------

@@ -207,7 +207,8 @@ class ClaimBuilder:
     def _heading(self, segment: SegmentInput) -> list[Claim]:
         mentions = subject_mentions(segment.text, segment.entities)
         self.section_subject = tagged_feature(segment.text, segment.entities) or _head_mention(mentions, segment.lang)
-        named = releases_in(segment.entities)
+        # (a heading may name another release of the article's product, listed or not: "vLLM 0.5 の変更点")
+        named = releases_in(segment.entities, [self.doc_release.split(" ", 1)[0]] if self.doc_release else [])
         if named and segment.text != self.title:
             self.release, self.release_source = named[0], "heading"
         section_maturity = self._maturity_section(segment.text)

@@ -10,18 +10,25 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 
 from ..lang import profile
 from ..records import HEADING
 from .entities import VERSION, Entity
-from .rules import release_products, release_products_named
+from .rules import known_products, release_products, release_products_named
 from .segments import SegmentInput
 
 
-def releases_in(entities: Iterable[Entity]) -> list[str]:
-    return [e.norm for e in entities if e.label == VERSION and e.product in release_products()]
+def releases_in(entities: Iterable[Entity], also: Collection[str] = ()) -> list[str]:
+    """The releases `entities` name: versions of a release product of lang/common.yaml, or of `also`."""
+    return [e.norm for e in entities if e.label == VERSION and (e.product in release_products() or e.product in also)]
+
+
+def unlisted_products(entities: Iterable[Entity]) -> frozenset[str]:
+    """Products named with a version that no list names ("Kubernetes 1.29"): in a title, the
+    article is about one of their releases."""
+    return frozenset(e.product for e in entities if e.label == VERSION and e.product and e.product not in known_products())
 
 
 @dataclass(frozen=True)
@@ -75,15 +82,16 @@ def document_release(
     Releases the body counts from ("since 2.2") do not count, and when the title names a product,
     only that product's releases do. The body's evidence is its mentions, its lead and the
     original's URL."""
-    in_title = releases_in(title_entities)
-    products = release_products_named(title or "")
+    titled = unlisted_products(title_entities)  # "vLLM v0.6.0 released": a release no list names
+    in_title = releases_in(title_entities, titled)
+    products = release_products_named(title or "") | titled
     mentions = [
         e.norm
         for s in segments
         if not (s.kind == HEADING and s.text == title)
         for e in s.entities
         if e.label == VERSION
-        and e.product in release_products()
+        and (e.product in release_products() or e.product in titled)
         and (not products or e.product in products)
         and not is_earlier(s, e)
     ]

@@ -200,7 +200,9 @@ class Lexical:
 
 
 def versions_in(text: str, rules: Rules) -> Iterator[Lexical]:
-    """Product versions ("PyTorch 2.5") and the lists that continue them ("CUDA 11.6 および 11.7")."""
+    """Product versions ("PyTorch 2.5") and the lists that continue them ("CUDA 11.6 および 11.7"),
+    then versions of products no list names ("Kubernetes 1.29": `open_versions` in lang/common.yaml;
+    where the two overlap, the first read wins)."""
     for product, pattern in rules.versions:
         for match in pattern.finditer(text):
             version = match["ver"].rstrip("+")
@@ -210,6 +212,44 @@ def versions_in(text: str, rules: Rules) -> Iterator[Lexical]:
                 version = follow["ver"]
                 yield Lexical(version, follow.start("ver"), follow.end("ver"), f"{product} {version}", product, version)
                 position = follow.end()
+    for match in _open_version().finditer(text):
+        name, version = match["name"], match["ver"]
+        product = _slug(name)
+        # (a product of the list whose own pattern did not take this is not one of its versions: "Python 3.8-3.11")
+        if name.casefold() in not_names() or product in known_products() or _reads_as_a_score(version):
+            continue
+        yield Lexical(match.group(), match.start(), match.end(), f"{product} {version}", product, version)
+
+
+@lru_cache(maxsize=1)
+def _open_version() -> re.Pattern:
+    shapes = common_rules()["open_versions"]
+    return re.compile(
+        # ASCII edges: a CJK character next to the name or the version is no part of either ("在Llama 3.1上")
+        rf"(?<![A-Za-z0-9_.\-/@#])(?P<name>{shapes['name']})\s?(?:v(?=\d))?(?P<ver>{shapes['version']})"
+        r"(?![A-Za-z0-9_%×]|\.\d|\s?[-–~]\s?\d)"  # not a range ("Foo 3.8-3.11")
+    )
+
+
+@lru_cache(maxsize=1)
+def not_names() -> frozenset[str]:
+    """Capitalised words that name nothing ("The", "Figure", "Since"), of every language, case-folded."""
+    return frozenset(str(word).casefold() for word in every_language("not_names"))
+
+
+def _reads_as_a_score(version: str) -> bool:
+    """ "45.2" (MMLU 45.2), "0.85" (F1 0.85): two parts that read as a measured value, not a version."""
+    parts = version.split(".")
+    if len(parts) != 2 or not parts[1].isdigit():
+        return False
+    major, minor = parts
+    return (int(major) >= 10 and len(minor) == 1) or (major == "0" and len(minor) >= 2)
+
+
+@lru_cache(maxsize=1)
+def known_products() -> frozenset[str]:
+    """Every product lang/common.yaml names (releases and dependencies)."""
+    return frozenset(p["id"] for p in common_rules()["products"])
 
 
 def _slug(text: str) -> str:

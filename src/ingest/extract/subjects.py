@@ -20,7 +20,7 @@ from functools import lru_cache
 from ..lang import every_language, quotation_pairs
 from .entities import HARDWARE, MATURITY, VERSION, Entity
 from .glossary import SubjectMention, glossary, glossary_mentions
-from .rules import release_products, release_products_named
+from .rules import known_products, not_names, release_products, release_products_named
 
 # A Latin product name: a capitalised or camel-cased word or run of them ("TorchInductor",
 # "ZeRO++", "Flight Recorder"), a dotted identifier ("torch.compile"), or a lower-case word
@@ -80,20 +80,29 @@ def name_mentions(text: str, entities: Sequence[Entity], taken: Sequence[Subject
     latin_prose = not any(unicodedata.east_asian_width(char) in "WF" for char in text)
     found = []
     for match in _LATIN_NAME.finditer(text):
-        name = match.group().strip()
-        if _covered(match.start(), match.end(), blocked) or is_generic(name) or len(name) < 3:
+        name, start = _without_leading_words(match.group().strip(), match.start())
+        if _covered(start, match.end(), blocked) or is_generic(name) or len(name) < 3:
             continue
         if products and release_products_named(name) and slug(name) in products:
             continue  # "PyTorch": the release itself, not a feature of it
-        sentence_start = not text[: match.start()].strip() or text[: match.start()].rstrip()[-1:] in ".!?:"
+        sentence_start = not text[:start].strip() or text[:start].rstrip()[-1:] in ".!?:"
         if latin_prose and sentence_start and " " not in name and not re.search(r"[A-Z]|\d|\.|\+\+", name[1:]):
             continue
-        found.append(SubjectMention(slug(name), name, match.start(), match.end()))
+        found.append(SubjectMention(slug(name), name, start, match.end()))
     for match in _quoted().finditer(text):
         name = match.group(1).strip()
         if not _covered(match.start(1), match.end(1), blocked) and not is_generic(name):
             found.append(SubjectMention(slug(name), name, match.start(1), match.end(1)))
     return found
+
+
+def _without_leading_words(name: str, start: int) -> tuple[str, int]:
+    """A name without the words before it that name nothing ("The Frobnicator", "With FooBar"),
+    and where it then starts; "" when nothing is left."""
+    words = name.split(" ")
+    while words and words[0].casefold() in not_names():
+        start += len(words.pop(0)) + 1
+    return " ".join(words), start
 
 
 def tagged_feature(text: str, entities: Sequence[Entity]) -> SubjectMention | None:
@@ -135,9 +144,14 @@ def subject_mentions(text: str, entities: Sequence[Entity]) -> list[SubjectMenti
     """Every candidate subject of a segment, in text order: glossary mentions first where they overlap."""
     glossary = glossary_mentions(text)
     releases = release_products()
+    # A release ("PyTorch 2.5", or a version of a product no list names: "Quuxly 3.5") is what a
+    # text is about, not a subject among others.
     names = [
         m
         for m in name_mentions(text, entities, glossary)
-        if not any(e.label == VERSION and e.product in releases and e.start <= m.start < e.end for e in entities)
+        if not any(
+            e.label == VERSION and (e.product in releases or e.product not in known_products()) and e.start <= m.start < e.end
+            for e in entities
+        )
     ]
     return sorted([*glossary, *names], key=lambda m: m.start)
