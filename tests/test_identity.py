@@ -176,6 +176,18 @@ def test_nested_folders_name_one_file_alike(tmp_path, store):
     assert store.documents() == {f"news/sub/{JA}": ("ok", None)}
 
 
+def test_a_file_changed_and_run_from_a_nested_folder_replaces_its_own_rows(tmp_path, store):
+    """Its id was given under the outer folder (another input root): the same file, so the loader
+    replaces it rather than taking it for another file holding the id."""
+    news = folder(tmp_path, "news")
+    sub = folder(news, "sub", JA)
+    store.run(news)
+    (sub / JA).write_text((SEEDS / JA).read_text("utf-8") + "\n追記です。\n", "utf-8")
+    summary = store.run(sub)
+    assert summary.loaded == [f"news/sub/{JA}"] and not summary.failed
+    assert store.documents() == {f"news/sub/{JA}": ("ok", None)}
+
+
 def test_two_folders_with_the_same_name_get_distinct_ids(tmp_path, store):
     first, second = folder(tmp_path / "a", "news", JA), folder(tmp_path / "b", "news", ZH)
     (first / ZH).write_text((SEEDS / ZH).read_text("utf-8") + "\n追記。\n", "utf-8")  # same name, other bytes

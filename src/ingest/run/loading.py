@@ -17,7 +17,7 @@ from ..errors import WarehouseError
 from ..records import DocumentOutcome, DocumentRows, Status
 from ..translate import cache as translation_cache
 from ..warehouse import is_storage_fault, storage_error
-from ..warehouse.load import RowSource, ids_held_by_other_folders, load_document, read_back, replace_documents
+from ..warehouse.load import RowSource, ids_held_by_other_files, load_document, read_back, replace_documents
 from .batches import RETRY_MARK
 from .staging import StagedBatch
 
@@ -32,7 +32,7 @@ def _storage_fault(con: duckdb.DuckDBPyConnection, error: duckdb.Error) -> Wareh
 
 def _load_with_fallback(con: duckdb.DuckDBPyConnection, batch: StagedBatch) -> None:
     sources = batch.sources()
-    held = _held_by_another_folder(con, batch, sources)
+    held = _held_by_another_file(con, batch, sources)
     doc_ids = [doc_id for doc_id in batch.doc_ids if doc_id not in held]
     try:
         batch.outcomes.update(replace_documents(con, doc_ids, sources))
@@ -53,15 +53,16 @@ def _load_with_fallback(con: duckdb.DuckDBPyConnection, batch: StagedBatch) -> N
     batch.discard_files()
 
 
-def _held_by_another_folder(con: duckdb.DuckDBPyConnection, batch: StagedBatch, sources: Mapping[str, RowSource]) -> set[str]:
-    """The batch's documents whose id a file of another input folder that still exists holds (two
-    runs at once, each with a folder of one name): they fail, saying to run again, instead of
-    replacing that folder's file; the next run's plan gives them an id of their own."""
-    held = {doc_id: folder for doc_id, folder in ids_held_by_other_folders(con, sources).items() if Path(folder).is_dir()}
-    for doc_id, folder in held.items():
+def _held_by_another_file(con: duckdb.DuckDBPyConnection, batch: StagedBatch, sources: Mapping[str, RowSource]) -> set[str]:
+    """The batch's documents whose id another file that still exists holds (two runs at once, each
+    with a folder of one name): they fail, saying to run again, instead of replacing that file; the
+    next run's plan gives them an id of their own. (A file whose id moved with its folder is gone:
+    its id is taken over as before.)"""
+    held = {doc_id: path for doc_id, path in ids_held_by_other_files(con, sources).items() if Path(path).exists()}
+    for doc_id, path in held.items():
         reason = (
-            f"not loaded: a run at the same time loaded a file of another folder of this name ({folder}) under "
-            "this id; run again and this file gets an id of its own"
+            f"not loaded: a run at the same time loaded another file under this id ({path}, a folder of the same "
+            "name); run again and this file gets an id of its own"
         )
         batch.outcomes[doc_id] = DocumentOutcome(doc_id, Status.FAILED, reason)
     return set(held)

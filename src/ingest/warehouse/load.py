@@ -154,10 +154,10 @@ def load_document(con: duckdb.DuckDBPyConnection, rows: DocumentRows) -> None:
     load_documents(con, [rows])
 
 
-def ids_held_by_other_folders(con: duckdb.DuckDBPyConnection, sources: Mapping[str, RowSource]) -> dict[str, str]:
-    """Staged documents whose id the warehouse holds for a file of another input folder: doc_id ->
-    that folder. (Two runs that planned two folders of one name before either loaded both labelled
-    theirs alike; the plan of any later run gives the second folder a label of its own.)"""
+def ids_held_by_other_files(con: duckdb.DuckDBPyConnection, sources: Mapping[str, RowSource]) -> dict[str, str]:
+    """Staged documents whose id the warehouse holds for another file: doc_id -> that file's path.
+    (Two runs that planned two folders of one name before either loaded both labelled theirs
+    alike; the plan of any later run gives the second folder a label of its own.)"""
     if sources.get("documents") is None:
         return {}
     cursor = con.cursor()  # its own results: the connection may hold one not yet fetched
@@ -165,8 +165,8 @@ def ids_held_by_other_folders(con: duckdb.DuckDBPyConnection, sources: Mapping[s
     try:
         staged = relations.of(sources["documents"])[0]
         rows = cursor.execute(
-            f"SELECT d.doc_id, d.source_root FROM documents d JOIN {staged} s USING (doc_id) "
-            "WHERE d.source_root IS NOT NULL AND d.source_root IS DISTINCT FROM s.source_root"
+            f"SELECT d.doc_id, d.path FROM documents d JOIN {staged} s USING (doc_id) "
+            "WHERE d.path IS NOT NULL AND d.path IS DISTINCT FROM s.path"
         ).fetchall()
     finally:
         relations.close()
