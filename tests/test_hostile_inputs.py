@@ -729,3 +729,11 @@ def test_a_run_of_magnitudes_is_no_figure_and_sinks_no_article(case):
     case.run()
     assert case.document("magnitudes.txt")["status"] == "ok"
     case.assert_rest_completed()
+
+
+def test_a_file_over_a_small_size_limit_says_its_size_in_bytes(case, monkeypatch):
+    """Under a MiB the sizes are in bytes (it read "file is 0 MiB, over the 0 MiB limit")."""
+    monkeypatch.setenv("INGEST_MAX_FILE_BYTES", "10")
+    case.add("small.txt", "PyTorch 2.5 was released.")
+    case.run()
+    failed_with(case, "small.txt", "file is 25 bytes, over the 10 bytes limit")

@@ -327,3 +327,16 @@ def test_a_stage_cache_entry_that_is_no_file_or_too_big_is_a_miss(seeds_copy, tm
     summary = _direct(seeds_copy, db)
     assert len(summary.loaded) == 4 and summary.cached == {} and summary.work == ALL
     assert document_row_counts(db) == counts
+
+
+def test_an_entry_made_under_other_limits_is_no_answer(calls, seeds_copy, tmp_path, monkeypatch):
+    """A new warehouse beside an old stage cache, with lower limits: the documents are prepared
+    again and refused over the limit, not loaded from entries that met the old limits."""
+    db = tmp_path / "w.duckdb"
+    _direct(seeds_copy, db)
+    assert _take(calls) == ALL
+    db.unlink()
+    monkeypatch.setenv("INGEST_MAX_TEXT_CHARS", "100")
+    lowered = _direct(seeds_copy, db)
+    assert _take(calls)["prepare"] == 4 and len(lowered.failed) == 4 and not lowered.loaded
+    assert all("character limit" in reason for reason in lowered.failed.values()), lowered.failed

@@ -32,9 +32,7 @@ def read_bytes(source: SourceFile) -> bytes:
     raw = read_regular(source.path, limit)
     if len(raw) > limit:
         size = max(source.size or 0, len(raw))
-        raise LimitError(
-            f"file is {size / 2**20:.0f} MiB, over the {limit / 2**20:.0f} MiB limit for one article; split it or remove it"
-        )
+        raise LimitError(f"file is {_size(size)}, over the {_size(limit)} limit for one article; split it or remove it")
     if source.sha256 and hashlib.sha256(raw).hexdigest() != source.sha256:
         raise ReadError("file changed between discovery and reading (it is being written?); re-run once it is complete")
     return raw
@@ -131,3 +129,8 @@ def _prepare_text(source: SourceFile, decoded: Decoded, limits: Limits) -> Prepa
             )
         )
     return prepared
+
+
+def _size(n_bytes: int) -> str:
+    """ "48 MiB", or "2,505 bytes" under a MiB (where MiB would read "0 MiB")."""
+    return f"{n_bytes / 2**20:.0f} MiB" if n_bytes >= 2**20 else f"{n_bytes:,} bytes"

@@ -28,6 +28,7 @@ from typing import Any
 from .. import prepare, stages, warehouse
 from ..extract.document import document_only
 from ..identity import STAGES, run_fingerprint, sha, stage_ids
+from ..limits import current as current_limits
 from ..records import DOCUMENT_TABLES, DocumentRows, PreparedDocument, SegmentRecord, SourceFile, Status, utc_now
 from ..translate import TranslationEngine, make_engine
 from ..translate import cache as translation_cache
@@ -86,9 +87,11 @@ def make_context(
 
 
 def stage_keys(source: SourceFile, context: StageContext) -> dict[str, str]:
-    """The cache key of each stage of one document, each chained on the one before."""
+    """The cache key of each stage of one document, each chained on the one before. The per-article
+    limits are part of it: an entry made under other limits is no answer under these (lowered, the
+    document may now be refused)."""
     keys: dict[str, str] = {}
-    previous = sha("doc", source.doc_id, source.sha256, source.fmt)
+    previous = sha("doc", source.doc_id, source.sha256, source.fmt, current_limits().mark())
     for stage in STAGES:
         previous = keys[stage] = sha(previous, stage, context.stage_id(stage))
     return keys
