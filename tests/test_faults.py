@@ -501,3 +501,20 @@ def test_faults_a_dask_address_where_something_else_listens_fails_in_seconds(cas
 def test_faults_a_malformed_dask_address_is_a_usage_error(case):
     result = _dask_address_run(case, "tcp://[::1")
     assert result.exit_code == 2 and "is not a scheduler address" in _one_line_error(result)
+
+
+def test_faults_the_flow_asks_the_dask_address_too_before_it_waits_on_it():
+    """The deployment's `dask_address` does not pass through `ingest run`: the flow's task runner
+    asks the address itself (a closed port: refused in seconds)."""
+    import socket
+
+    from ingest.errors import SchedulerError
+    from ingest.flow import task_runner
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    started = time.monotonic()
+    with pytest.raises(SchedulerError, match="no Dask scheduler answers"):
+        task_runner(dask_address=f"tcp://127.0.0.1:{port}")
+    assert time.monotonic() - started < 10

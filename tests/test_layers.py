@@ -4,7 +4,7 @@ An AST walk of src/ingest (`ingest.identity.module_graph`, the walk that also te
 runs), imports under `if TYPE_CHECKING:` included.
 Layers, from the bottom: records/errors/settings/limits/budget/escape/transaction <- the stages (discover, read,
 clean, lang, metadata, language, segment, prepare, translate, extract, identity, stages) <- warehouse <- check <- outputs <- run
-<- flow, prefect_server, evaluate <- cli. A module may import its own layer or lower ones; only run/ and
+<- flow, prefect_server, scheduler, evaluate <- cli. A module may import its own layer or lower ones; only run/ and
 outputs/ (and the layers above them) touch the warehouse.
 """
 
@@ -50,7 +50,7 @@ LAYERS = [
     {"ingest.check"},
     {"ingest.outputs"},
     {"ingest.run"},
-    {"ingest.flow", "ingest.prefect_server", "ingest.evaluate"},
+    {"ingest.flow", "ingest.prefect_server", "ingest.evaluate", "ingest.scheduler"},
     {"ingest.cli", "ingest.__main__", "ingest"},
 ]
 # In `ruff format`'s layout (one argument per line once a call overflows): the 400 lines of the

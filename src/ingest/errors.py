@@ -24,6 +24,14 @@ class SettingsError(IngestError):
     """An environment variable or setting holds a value that cannot be used; says which and what to do."""
 
 
+class SchedulerError(IngestError):
+    """No Dask scheduler answers at the address given (nothing listens, or something else does)."""
+
+
+class SchedulerAddressError(SchedulerError, ValueError):
+    """The Dask scheduler address is not one (not tcp://HOST:PORT)."""
+
+
 class WarehouseError(IngestError, RuntimeError):
     """The warehouse file cannot be opened (not a DuckDB file, unwritable folder...); says what to do."""
 

@@ -50,6 +50,7 @@ from .run.batches import StageContext, batches, crash_reason, failed_batch, proc
 from .run.faults import is_transient
 from .run.runner import Progress, Run
 from .run.staging import StagedBatch, default_staging_dir
+from .scheduler import check_scheduler
 from .settings import DEFAULTS, RunOptions, args_section, keyword_parameters
 
 
@@ -239,6 +240,7 @@ def task_runner(dask: bool = False, dask_address: str | None = None, dask_worker
     if dask_address:
         from prefect_dask import DaskTaskRunner
 
+        check_scheduler(dask_address)  # in seconds, where Dask's client would wait (for ever on a non-scheduler)
         return DaskTaskRunner(address=dask_address)
     if dask:
         from prefect_dask import DaskTaskRunner

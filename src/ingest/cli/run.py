@@ -8,23 +8,29 @@ insists on the flow (starting a temporary server if none is up); `--dask` needs 
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import dataclasses
 import inspect
 import os
-import socket
-import urllib.parse
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, NoReturn, Optional, cast
 
 import typer
 
-from ..errors import INSTALL_FROM_FILE, IngestError, WarehouseLockedError, command, install_command
+from ..errors import (
+    INSTALL_FROM_FILE,
+    IngestError,
+    SchedulerAddressError,
+    SchedulerError,
+    WarehouseLockedError,
+    command,
+    install_command,
+)
+from ..scheduler import check_scheduler
 from ..settings import DEFAULTS, RunOptions, describe, keyword_parameters
 from ..translate.packages import broken_packages
-from .consoles import Exit, err, fail, one_line, say, warn
+from .consoles import Exit, err, fail, say, warn
 from .models import warn_broken
 
 
@@ -120,7 +126,12 @@ def run(**values: Any) -> None:
     if prefect is False and options.uses_dask:
         fail("--dask and --dask-address run the flow's tasks on Dask; drop --no-prefect", Exit.USAGE)
     if options.dask_address:
-        _check_scheduler(options.dask_address)
+        try:
+            check_scheduler(options.dask_address)
+        except SchedulerAddressError as error:
+            fail(str(error), Exit.USAGE)
+        except SchedulerError as error:
+            fail(str(error))
     server = _running_server() if prefect is not False else None
     try:
         with progress_bar() as progress:
@@ -140,46 +151,6 @@ def run(**values: Any) -> None:
 
 
 run.__signature__ = inspect.Signature(_parameters(), return_annotation=None)  # type: ignore[attr-defined]
-
-
-# A scheduler that is up accepts a connection at once; Dask's own client waits ~45 s, then raises.
-SCHEDULER_CONNECT_TIMEOUT_S = 5.0
-
-
-def _check_scheduler(address: str) -> None:
-    """Fail in seconds, with one line, when no Dask scheduler answers at the address: nothing
-    listens there, or something that is not a scheduler (which Dask's own client waits on for ever)."""
-    try:
-        parts = urllib.parse.urlsplit(address if "://" in address else f"tcp://{address}")
-        host, port = parts.hostname, parts.port
-    except ValueError:
-        host, port, parts = None, None, None
-    if parts is None or parts.scheme not in ("tcp", "tls") or not host or not port:
-        fail(f"--dask-address {address!r} is not a scheduler address; write it as tcp://HOST:PORT", Exit.USAGE)
-    advice = "start one (`uv run dask scheduler`) and give its address, or use --dask for a local cluster"
-    try:
-        socket.create_connection((host, port), timeout=SCHEDULER_CONNECT_TIMEOUT_S).close()
-    except OSError as error:
-        fail(f"no Dask scheduler answers at {address} ({error.strerror or error}); {advice}")
-    try:
-        reply = asyncio.run(asyncio.wait_for(_identity(address), 2 * SCHEDULER_CONNECT_TIMEOUT_S))
-        said = f"it says it is {reply.get('type')!r}" if isinstance(reply, dict) else "its reply is no Dask message"
-    except Exception as error:  # silence (a timeout), garbage (even a MemoryError from an absurd frame size)
-        reply, said = None, one_line(error) or type(error).__name__
-    if not isinstance(reply, dict) or reply.get("type") != "Scheduler":
-        fail(f"what listens at {address} is not a Dask scheduler ({said}); {advice}")
-
-
-async def _identity(address: str) -> object:
-    """What the Dask server at `address` says it is ({"type": "Scheduler", ...})."""
-    from distributed.comm import connect
-
-    comm = await connect(address, timeout=SCHEDULER_CONNECT_TIMEOUT_S)
-    try:
-        await comm.write({"op": "identity", "reply": True})
-        return await comm.read()
-    finally:
-        comm.abort()
 
 
 def fail_on_warehouse_fault(path: str | Path, error: Exception) -> NoReturn:
