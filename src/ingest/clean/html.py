@@ -17,7 +17,6 @@ from .normalize import CELL_MARK, strip_controls
 from .page import read_article
 
 FORMAT = "html"
-SUFFIXES = (".html", ".htm")
 # Every element starts with '<' (~60 µs each to parse), every character reference with '&'.
 MARKUP = ("<", "&")
 MARKUP_NAME = "HTML tags and character references ('<', '&')"

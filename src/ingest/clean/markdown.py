@@ -33,7 +33,6 @@ from .html import html_blocks
 from .normalize import CELL_MARK, INVISIBLE, strip_controls
 
 FORMAT = "markdown"
-SUFFIXES = (".md", ".markdown")
 # markdown-it makes a block of every line, a cell of every '|', tries a link at every '['
 # and a tag at every '<' (~50 µs each), an entity, emphasis, code span or escape at '&', '*',
 # '_', '`', '\\' (5-20 µs each).

@@ -11,7 +11,6 @@ from ..records import HEADING, LIST_ITEM, PARAGRAPH, Block
 from .budget import CleaningBudget
 
 FORMAT = "text"
-SUFFIXES = (".txt",)
 # Every line is a block (~14 µs each to normalise); cleaning is one pass, nothing to time.
 MARKUP = ("\n",)
 MARKUP_NAME = "lines"
