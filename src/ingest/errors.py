@@ -73,3 +73,8 @@ def install_command(lang: str) -> str:
 def install_hint(lang: str) -> str:
     """How to get a translation package for `lang`, online or from a file, as one sentence."""
     return f"install one with `{install_command(lang)}` (online) or `{INSTALL_FROM_FILE}`"
+
+
+def one_line(text: object) -> str:
+    """A library's multi-line message (DuckDB's "LINE 1: ..." context) folded into one line."""
+    return " ".join(line.strip() for line in str(text).splitlines() if line.strip())

@@ -9,7 +9,7 @@ import asyncio
 import socket
 import urllib.parse
 
-from .errors import SchedulerAddressError, SchedulerError
+from .errors import SchedulerAddressError, SchedulerError, one_line
 
 # A scheduler that is up accepts a connection at once and answers who it is as fast.
 CONNECT_TIMEOUT_S = 5.0
@@ -34,7 +34,7 @@ def check_scheduler(address: str) -> None:
         reply = asyncio.run(asyncio.wait_for(_identity(address), 2 * CONNECT_TIMEOUT_S))
         said = f"it says it is {reply.get('type')!r}" if isinstance(reply, dict) else "its reply is no Dask message"
     except Exception as error:  # silence (a timeout), garbage (even a MemoryError from an absurd frame size)
-        reply, said = None, " ".join(str(error).split())[:200] or type(error).__name__
+        reply, said = None, one_line(error) or type(error).__name__
     if not isinstance(reply, dict) or reply.get("type") != "Scheduler":
         raise SchedulerError(f"what listens at {address} is not a Dask scheduler ({said}); {_ADVICE}")
 

@@ -13,6 +13,7 @@ from typing import Any, Literal, get_args, get_type_hints
 DEFAULT_INPUTS = ("seeds",)
 DEFAULT_WAREHOUSE = "warehouse/ingest.duckdb"
 DEFAULT_REPORTS = "reports"
+NO_REPORTS = "none"  # the reports folder that means no report files
 DEFAULT_BATCH_SIZE = 50
 # What a run translates: everything (as before), only the sentences the report shows (the rest
 # waits for `ingest translate`), or nothing (everything with a package waits).
@@ -80,8 +81,8 @@ class RunOptions:
         object.__setattr__(self, "paths", tuple(str(p) for p in (self.paths or DEFAULT_INPUTS)))
         object.__setattr__(self, "exclude", tuple(str(p) for p in self.exclude or ()))
         object.__setattr__(self, "warehouse_path", str(self.warehouse_path))
-        if self.reports_dir is not None:  # "none": no report files (a folder named so: its absolute path)
-            object.__setattr__(self, "reports_dir", None if str(self.reports_dir) == "none" else str(self.reports_dir))
+        if self.reports_dir is not None:  # a folder named like NO_REPORTS: its absolute path
+            object.__setattr__(self, "reports_dir", None if str(self.reports_dir) == NO_REPORTS else str(self.reports_dir))
         object.__setattr__(self, "batch_size", max(1, int(self.batch_size)))
         if self.translate not in TRANSLATE_MODES:
             raise ValueError(f"translate must be one of {', '.join(TRANSLATE_MODES)}, not {self.translate!r}")

@@ -51,8 +51,3 @@ def fail(message: str, code: Exit = Exit.FAILED) -> NoReturn:
     """Print `error: message` on stderr, as one line, and end the command with `code`."""
     err.print(Text("error: ", style="red"), Text(visible(message)), sep="")
     raise typer.Exit(int(code))
-
-
-def one_line(text: object) -> str:
-    """A library's multi-line message (DuckDB's "LINE 1: ..." context) folded into one line."""
-    return " ".join(line.strip() for line in str(text).splitlines() if line.strip())

@@ -13,8 +13,8 @@ import typer
 from rich.console import Console
 
 from .. import check, outputs, warehouse
-from ..errors import IngestError, command
-from .consoles import Exit, console, fail, one_line, say, visible, warn
+from ..errors import IngestError, command, one_line
+from .consoles import Exit, console, fail, say, visible, warn
 from .formats import FORMATS, WRITERS, FittedTable, as_table
 from .run import fail_on_warehouse_fault, reports_option, warehouse_option
 

@@ -28,7 +28,7 @@ from ..errors import (
     install_command,
 )
 from ..scheduler import check_scheduler
-from ..settings import DEFAULTS, RunOptions, describe, keyword_parameters
+from ..settings import DEFAULTS, NO_REPORTS, RunOptions, describe, keyword_parameters
 from ..translate.packages import broken_packages
 from .consoles import Exit, err, fail, say, warn
 from .models import warn_broken
@@ -64,7 +64,7 @@ def reports_option(help_text: str | None = None) -> Any:
 def _reports_dir(value: Path) -> str:
     """The reports folder `--reports` names, made absolute; "none" as given (`RunOptions`: no report
     files; the command line's paths lose a "./", so a folder named so is given by its absolute path)."""
-    return str(value) if str(value) == "none" else str(value.resolve())
+    return str(value) if str(value) == NO_REPORTS else str(value.resolve())
 
 
 # What `ingest run` takes besides the run parameters.
