@@ -133,6 +133,26 @@ def test_dependency_versions_a_release_drops_or_names_corroborate(tmp_path):
     ]
 
 
+def test_the_platforms_and_hardware_a_release_names_corroborate_within_that_release(tmp_path):
+    """Independent write-ups of one release (of a product no list names) naming the same system or
+    chip agree; a write-up of another release is no source for it, and nothing conflicts."""
+    con = ingest(
+        tmp_path,
+        {
+            "a.txt": "Quuxly 3.5 発表\nLinux および Windows 環境での動作が最適化され、Intel の Arc GPU もサポートされた。",
+            "b.txt": "Quuxly 3.5 发布\n我们为英特尔® Arc™ 显卡启用了 Windows 上的初步支持。",
+            "c.txt": "Quuxly 3.4 released\nWindows wheels are published for every build.",
+        },
+    )
+    assert con.execute("SELECT count(*) FROM conflicts").fetchone()[0] == 0
+    assert con.execute(
+        "SELECT attribute, value, release, n_sources FROM corroborations WHERE subject = 'quuxly' ORDER BY attribute, value"
+    ).fetchall() == [
+        ("mentions_hardware", "intel-arc", "quuxly 3.5", 2),
+        ("mentions_platform", "windows", "quuxly 3.5", 2),
+    ]
+
+
 def test_what_a_named_feature_offloads_to_corroborates_whatever_the_release(tmp_path):
     """An offload target is the feature's, not one release's: an article without a release and one
     about DeepSpeed 0.15.0 agree; a default backend stays with its release."""

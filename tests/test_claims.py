@@ -7,6 +7,7 @@ from ingest.extract.claims import SegmentInput, build_claims
 from ingest.extract.entities import find_entities
 from ingest.extract.glossary import glossary_mentions
 from ingest.extract.releases import document_release
+from ingest.extract.subjects import points_back
 from ingest.segment import segment
 
 
@@ -74,8 +75,13 @@ def test_table_header_columns_set_maturity():
     text = (
         "| **Beta** | **原型** | **性能改进** |\n| --- | --- | --- |\n| Python 3.12 支持 torch.compile | FSDP2 | libuv 后端 |\n"
     )
-    found = {(c.subject, c.value) for c in claims_of(text, "zh", fmt="markdown", release="pytorch 2.4")}
-    assert found == {("python-3-12-compile", "beta"), ("fsdp2", "prototype")}
+    claims = claims_of(text, "zh", fmt="markdown", release="pytorch 2.4")
+    assert {(c.subject, c.value) for c in claims if c.attribute == "maturity"} == {
+        ("python-3-12-compile", "beta"),
+        ("fsdp2", "prototype"),
+    }
+    # (a cell names a version its release supports, as a sentence would)
+    assert {(c.attribute, c.value) for c in claims if c.attribute != "maturity"} == {("supports_python", "3.12")}
 
 
 def test_an_empty_cell_keeps_its_column_under_its_header():
@@ -192,6 +198,15 @@ def test_a_value_named_in_words_is_a_set_valued_relation_claim_of_the_nearest_su
         assert related(claims_of(text, lang, release=None)) == {("foostore", "default_backend", "libuv", True)}, text
 
 
+def test_a_default_backend_a_sentence_enables_is_one_value_however_its_plus_is_spaced():
+    for text, lang in (
+        ("FooStore: mkldnn+acl を aarch64 ホイールのデフォルト バックエンドとして有効にする", "ja"),
+        ("FooStore: 启用mkldnn + acl作为aarch64轮子的默认后端。", "zh"),
+        ("FooStore: enable mkldnn+acl as the default backend for aarch64 wheels.", "en"),
+    ):
+        assert related(claims_of(text, lang, release=None)) == {("foostore", "default_backend", "mkldnn+acl", True)}, text
+
+
 def test_a_relation_without_a_subject_or_with_a_sentence_word_for_its_value_makes_no_claim():
     assert related(claims_of("モデルパラメータをCPUメモリにオフロードします。", "ja", release=None)) == set()
     assert related(claims_of("The default FooStore backend changed.", "en", release=None)) == set()
@@ -234,3 +249,70 @@ def test_a_percentage_beside_a_count_it_is_no_share_of_stays_what_it_was():
     ):
         found = claims_of(text, lang, release=None)
         assert not shares(found) and ("foobackend", "speedup") in {(c.subject, c.attribute) for c in found}, text
+
+
+def named(claims) -> set[tuple]:
+    return {
+        (c.attribute, c.value, c.release, c.set_valued)
+        for c in claims
+        if c.attribute in ("mentions_platform", "mentions_hardware")
+    }
+
+
+def test_the_platforms_and_hardware_a_sentence_names_are_named_by_its_release():
+    """Operating systems, processor architectures and hardware, in any language, are facts of the
+    release the sentence is about (one of several: they corroborate only)."""
+    for text, lang in (
+        ("pip を通じて Python 3.11 をサポートする Linux バイナリと aarch64 ホイールを提供します。", "ja"),
+        ("支持Python 3.11的Linux二进制文件和aarch64轮子可以通过pip下载。", "zh"),
+        ("Linux binaries and aarch64 wheels that support Python 3.11 can be installed with pip.", "en"),
+    ):
+        assert named(claims_of(text, lang, release="quuxly 3.5")) == {
+            ("mentions_platform", "linux", "quuxly 3.5", True),
+            ("mentions_platform", "arm64", "quuxly 3.5", True),
+        }, text
+    assert named(claims_of("我们为英特尔® Arc™图形启用了 Windows 上的初步支持。", "zh", release="quuxly 3.5")) == {
+        ("mentions_hardware", "intel-arc", "quuxly 3.5", True),
+        ("mentions_platform", "windows", "quuxly 3.5", True),
+    }
+
+
+def test_a_platform_word_that_is_a_version_or_a_common_noun_is_no_platform():
+    assert named(claims_of("Requires macOS 12 or later.", "en", release="quuxly 3.5")) == set()
+    assert named(claims_of("Longer context windows help retrieval.", "en", release="quuxly 3.5")) == set()
+    assert named(claims_of("Linux binaries are available.", "en", release=None)) == set()  # no release: nothing to name it
+
+
+def maturities(claims) -> set[tuple]:
+    return {(c.subject, c.value, c.set_valued) for c in claims if c.attribute == "maturity"}
+
+
+def test_a_maturity_holds_for_every_name_of_a_list_but_only_corroborates_for_the_others():
+    for text, lang in (
+        ("さらに、ベータ版では FooKit と BarLib のサポートも追加されています。", "ja"),
+        ("Beta版包括对FooKit和BarLib的改进支持。", "zh"),
+        ("The beta adds support for FooKit and BarLib.", "en"),
+    ):
+        found = maturities(claims_of(text, lang, release="quuxly 3.5"))
+        assert len(found) == 2 and {s for s, *_ in found} == {"fookit", "barlib"}, text
+        assert sorted(v for *_, v in found) == [False, True], text  # the nearest sure, the listed one corroborates
+    assert maturities(claims_of("FooKit は安定版で、BarLib の比較ではベータ版です。", "ja", release="quuxly 3.5")) == {
+        ("fookit", "stable", False),
+        ("barlib", "beta", False),
+    }
+
+
+def test_a_maturity_said_of_this_feature_is_the_sections():
+    text = (
+        "## 3. FooKit を部分的にサポート\n\n"
+        "ただし、この機能はプレビュー バージョンにすぎず、Distributed、Profiler などは未対応です。\n"
+    )
+    assert ("fookit", "preview", False) in maturities(claims_of(text, "ja", fmt="markdown", release="quuxly 3.5"))
+    assert not {s for s, *_ in maturities(claims_of(text, "ja", fmt="markdown", release="quuxly 3.5"))} & {
+        "distributed",
+        "profiler",
+    }
+    # "这些功能可通过 PyTorch 预览版…获得": a name stands before the maturity, which is that product's build
+    build = "这些功能可通过 PyTorch 预览版和夜间二进制获得。"
+    assert not points_back(build, "zh", 0, build.index("预览版"), [])
+    assert points_back("该功能目前为预览版。", "zh", 0, 6, [])

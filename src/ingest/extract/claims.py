@@ -21,21 +21,22 @@ article's product ("従来のPyTorch 2.4では…Python 3.12対応" in a 2.5 art
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..lang import common_rules, profile
 from ..records import HEADING, TABLE_ROW, cell_spans
 from .conditions import conditions
-from .entities import COUNT, MATURITY, MULTIPLIER, PERCENT, QUANTITY, VERSION, Entity
+from .entities import COUNT, HARDWARE, MATURITY, MULTIPLIER, PERCENT, QUANTITY, VERSION, Entity
 from .glossary import SubjectMention, glossary
 from .notation import canonical, hedged_bounds
 from .phrases import attribute_near, baseline_near, clause_bounds, dependency_versions, is_baseline, share_of_counted, terms
 from .reader import MODEL
 from .releases import is_earlier, releases_in
-from .rules import rules_for
+from .rules import platforms_in, rules_for
 from .segments import SegmentInput
-from .subjects import is_specific, slug, subject_mentions, tagged_feature
+from .subjects import coordinated, head_mention, is_specific, nearest, points_back, slug, subject_mentions, tagged_feature
 
 _COUNT_ATTRIBUTES = {
     "contributors": "contributors",
@@ -86,26 +87,6 @@ class Claim:
     set_valued: bool = False  # one of several values the subject has: corroborates, never contradicts
 
 
-def _nearest(mentions: Sequence[SubjectMention], start: int, end: int) -> SubjectMention | None:
-    """The mention closest to [start, end), preferring one before it over one after at equal distance."""
-
-    def distance(m: SubjectMention) -> tuple[int, int]:
-        return (start - m.end, 0) if m.end <= start else (m.start - end, 1)
-
-    outside = [m for m in mentions if m.end <= start or m.start >= end]
-    return min(outside, key=distance, default=None)
-
-
-def _head_mention(mentions: Sequence[SubjectMention], lang: str) -> SubjectMention | None:
-    """The subject a heading or cell is about, a glossary subject before a name: head-final
-    languages (Chinese, Japanese: see their profiles) put the head noun last ("TorchInductor
-    中的 BF16 符号形状优化"), English first ("FlexAttention in TorchInductor")."""
-    candidates = [m for m in mentions if m.subject in glossary()] or list(mentions)
-    if not candidates:
-        return None
-    return candidates[-1] if profile(lang).head_final else candidates[0]
-
-
 # ---- building -----------------------------------------------------------------------------
 
 
@@ -136,7 +117,7 @@ class ClaimBuilder:
                 claims.extend(self._table_row(segment))
             else:
                 claims.extend(self._body(segment))
-            claims.extend(self._relations(segment))
+            claims.extend(self._relations(segment) + self._named_by_release(segment))
         return claims
 
     def _relations(self, segment: SegmentInput) -> list[Claim]:
@@ -158,7 +139,7 @@ class ClaimBuilder:
                             segment,
                             subject,
                             attribute,
-                            term.text.casefold(),
+                            re.sub(r"\s*\+\s*", "+", term.text).casefold(),  # "mkldnn + acl" = "mkldnn+acl"
                             term.start,
                             term.end,
                             set_valued=True,
@@ -177,7 +158,7 @@ class ClaimBuilder:
             if (m.end <= start or m.start >= end) and clause_start <= m.start and m.end <= clause_end
         ]
         specific = [m for m in outside if is_specific(m, segment.entities)]
-        return _nearest(specific, start, end) or _nearest(outside, start, end) or self.section_subject
+        return nearest(specific, start, end) or nearest(outside, start, end) or self.section_subject
 
     def _table_row(self, segment: SegmentInput) -> list[Claim]:
         """A header row of maturity labels ("Beta | Prototype | Performance") sets each column's
@@ -191,7 +172,7 @@ class ClaimBuilder:
         claims = [c for e in segment.entities if e.label != MATURITY for c in self._value_claim(segment, e, mentions)]
         for (start, end), maturity in zip(cells, self.column_maturity):
             in_cell = [m for m in mentions if start <= m.start and m.end <= end]
-            subject = _head_mention(in_cell, segment.lang)
+            subject = head_mention(in_cell, segment.lang)
             if maturity and subject:
                 claims.append(self._claim(segment, subject, "maturity", maturity, subject.start, subject.end))
         return claims
@@ -206,7 +187,7 @@ class ClaimBuilder:
 
     def _heading(self, segment: SegmentInput) -> list[Claim]:
         mentions = subject_mentions(segment.text, segment.entities)
-        self.section_subject = tagged_feature(segment.text, segment.entities) or _head_mention(mentions, segment.lang)
+        self.section_subject = tagged_feature(segment.text, segment.entities) or head_mention(mentions, segment.lang)
         # (a heading may name another release of the article's product, listed or not: "vLLM 0.5 の変更点")
         named = releases_in(segment.entities, [self.doc_release.split(" ", 1)[0]] if self.doc_release else [])
         if named and segment.text != self.title:
@@ -235,7 +216,7 @@ class ClaimBuilder:
 
     def _body(self, segment: SegmentInput) -> list[Claim]:
         mentions = subject_mentions(segment.text, segment.entities)
-        claims = self._body_claims(segment, mentions) + self._model_sizes(segment) + self._dependency_versions(segment)
+        claims = self._body_claims(segment, mentions) + self._model_sizes(segment)
         # What "this" in the next sentence refers to: what this one made a claim about, else the
         # sure subject it named last.
         specific = [m for m in mentions if is_specific(m, segment.entities)]
@@ -248,9 +229,18 @@ class ClaimBuilder:
         claims = []
         for entity in segment.entities:
             if entity.label == MATURITY:
-                subject = tagged or _nearest(mentions, entity.start, entity.end) or self.section_subject
+                subject = tagged or self._pointed_back(segment, entity, mentions)
+                subject = subject or nearest(mentions, entity.start, entity.end) or self.section_subject
                 if subject:
                     claims.append(self._claim(segment, subject, "maturity", entity.norm, entity.start, entity.end))
+                if subject and self.release:
+                    # "ベータ版では Apple M1 チップと functorch のサポート": the maturity holds for each name
+                    # of the list. Read through a list, it is less sure ("更小且稳定的操作符集" elsewhere
+                    # is no maturity of the name): it corroborates, never contradicts.
+                    claims += [
+                        self._claim(segment, each, "maturity", entity.norm, entity.start, entity.end, set_valued=True)
+                        for each in coordinated(segment.text, mentions, subject)
+                    ]
             else:
                 claims.extend(self._value_claim(segment, entity, mentions))
         return claims
@@ -276,29 +266,34 @@ class ClaimBuilder:
                 )
         return claims
 
-    def _dependency_versions(self, segment: SegmentInput) -> list[Claim]:
-        """ "包括支援 Python 3.12", "弃用CUDA 10.2", "CUDA 11.7 には cuDNN 8.5.0 が付属": a version of
-        another product a release supports, drops or names, claimed of the release's product as
-        `supports_<product>`, `drops_<product>` or `mentions_<product>` (a release has several:
-        these only corroborate)."""
+    def _named_by_release(self, segment: SegmentInput) -> list[Claim]:
+        """What a sentence says of its release in names rather than figures, claimed of the release's
+        product (a release has several of each: these only corroborate):
+        - a version of another product it supports, drops or names ("包括支援 Python 3.12", "弃用CUDA
+          10.2", "CUDA 11.7 には cuDNN 8.5.0 が付属"): `supports_<product>`, `drops_<product>`,
+          `mentions_<product>`;
+        - the platforms and hardware it names ("Linux バイナリ", "Windows 上", "AWS Graviton 处理器"):
+          `mentions_platform`, `mentions_hardware`."""
         release = self._sentence_release(segment)
         if release[0] is None:
             return []
         product = release[0].split(" ", 1)[0]
         subject = SubjectMention(product, release[0], 0, 0)
-        return [
-            self._claim(
-                segment,
-                subject,
-                f"{status}_{entity.product}",
-                entity.version or "",
-                entity.start,
-                entity.end,
-                set_valued=True,
-                release=release,
-            )
+        versions = [e for e in segment.entities if e.label == VERSION]
+        named = [
+            (f"{status}_{entity.product}", entity.version or "", entity.start, entity.end)
             for entity, status in dependency_versions(segment.text, segment.lang, segment.entities)
             if entity.product != product and entity.version
+        ]
+        named += [
+            ("mentions_platform", p.norm, p.start, p.end)
+            for p in platforms_in(segment.text)
+            if not any(v.start <= p.start < v.end for v in versions)  # "macOS 12" is a version of macOS
+        ]
+        named += [("mentions_hardware", e.norm, e.start, e.end) for e in segment.entities if e.label == HARDWARE and e.norm]
+        return [
+            self._claim(segment, subject, attribute, value, start, end, set_valued=True, release=release)
+            for attribute, value, start, end in named
         ]
 
     def _value_claim(self, segment: SegmentInput, entity: Entity, mentions: list[SubjectMention]) -> list[Claim]:
@@ -355,11 +350,11 @@ class ClaimBuilder:
         # the one a sentence opening with "this"/"これ" refers back to; else the section's; only then
         # a name the glossary does not know (a name in the sentence may be a benchmark or a workload).
         subject = (
-            _nearest([m for m in specific if m in in_clause], entity.start, entity.end)
-            or _nearest(specific, entity.start, entity.end)
+            nearest([m for m in specific if m in in_clause], entity.start, entity.end)
+            or nearest(specific, entity.start, entity.end)
             or self._referred(segment)
             or self.section_subject
-            or _nearest(in_clause, entity.start, entity.end)
+            or nearest(in_clause, entity.start, entity.end)
         )
         return subject or (self._release_subject() if entity.label == COUNT else None)
 
@@ -368,6 +363,15 @@ class ClaimBuilder:
         opening = segment.text.lstrip()[:6].casefold()
         if self.previous_subject and opening.startswith(tuple(profile(segment.lang).anaphora)):
             return self.previous_subject
+        return None
+
+    def _pointed_back(self, segment: SegmentInput, entity: Entity, mentions: list[SubjectMention]) -> SubjectMention | None:
+        """The section's subject (else the previous sentence's) for a maturity its clause gives to a
+        word pointing back ("ただし、この機能はプレビュー バージョンにすぎず、Distributed…": this
+        feature, not Distributed)."""
+        low, _ = clause_bounds(segment.text, entity.start)
+        if points_back(segment.text, segment.lang, low, entity.start, mentions):
+            return self.section_subject or self.previous_subject
         return None
 
     def _release_subject(self) -> SubjectMention | None:
@@ -436,8 +440,8 @@ class ClaimBuilder:
     def _sentence_release(self, segment: SegmentInput) -> tuple[str | None, str | None]:
         """The release a sentence is about: `_release_of`'s, unless the sentence names one other
         release of the same product, one it neither counts from ("since 2.4") nor compares with
-        ("than 2.4"). Used for supported versions only: "BetterTransformer, first released in 1.12,
-        is stable" is still a fact of the article's release."""
+        ("than 2.4"). Used only for what a sentence names of its release: "BetterTransformer, first
+        released in 1.12, is stable" is still a fact of the article's release."""
         if self.release is None:
             return self._release_of(segment, None)
         product = self.release.split(" ", 1)[0]

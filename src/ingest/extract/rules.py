@@ -129,7 +129,7 @@ def rules_for(*codes: str | None) -> Rules:
                 hw["id"],
                 re.compile(
                     rf"{_EDGE_BEFORE}(?:{hw['pattern'].replace('{device}', devices)})"
-                    rf"(?=TM\b|{_EDGE_AFTER})"
+                    rf"(?=TM(?![A-Za-z0-9])|{_EDGE_AFTER})"
                 ),
             )
             for hw in common["hardware"]
@@ -171,7 +171,12 @@ def relation_terms() -> str:
     """The pattern of the Latin terms a relation names, joined by any language's conjunctions."""
     common = common_rules()
     joiner = alternation([*_conjunctions(latin=False), *common["relation_term_signs"]])
-    return common["relation_terms"].replace("{joiner}", joiner).replace("{latin_joiner}", alternation(_conjunctions(latin=True)))
+    return (
+        common["relation_terms"]
+        .replace("{term}", common["relation_term"])
+        .replace("{joiner}", joiner)
+        .replace("{latin_joiner}", alternation(_conjunctions(latin=True)))
+    )
 
 
 @lru_cache(maxsize=1)
@@ -182,6 +187,16 @@ def relation_joiners() -> re.Pattern:
         rf"\s?(?:{alternation([*_conjunctions(latin=False), *common['relation_term_signs']])})\s?"
         rf"|\s(?:{alternation(_conjunctions(latin=True))})\s"
     )
+
+
+@lru_cache(maxsize=1)
+def coordination() -> re.Pattern:
+    """What stands between two names a sentence joins as one list ("Apple M1 チップと functorch",
+    "M1芯片和functorch", "FSDP2 and TorchRec"): a device word at most, then a conjunction of any
+    language (an English one between spaces)."""
+    devices = alternation(str(d) for d in every_language("devices"))
+    glued, latin = alternation(_conjunctions(latin=False)), alternation(_conjunctions(latin=True))
+    return re.compile(rf"\s?(?:(?:{devices})\s?)?(?:{glued}|\s(?:{latin})\s)\s?", re.I)
 
 
 # ---- lexical matches ---------------------------------------------------------------------------
@@ -261,6 +276,22 @@ def hardware_in(text: str, rules: Rules) -> Iterator[Lexical]:
         for match in pattern.finditer(text):
             groups = [_slug(g) for g in match.groups() if g][:1]
             yield Lexical(match.group(), match.start(), match.end(), template.format(*groups))
+
+
+@lru_cache(maxsize=1)
+def _platforms() -> list[tuple[str, re.Pattern]]:
+    return [
+        (name, re.compile(rf"{_EDGE_BEFORE}(?:{alternation(spellings)}){_EDGE_AFTER}"))
+        for name, spellings in common_rules()["platforms"].items()
+    ]
+
+
+def platforms_in(text: str) -> Iterator[Lexical]:
+    """Operating systems and processor architectures ("Linux", "aarch64") with their canonical name
+    (`platforms` in lang/common.yaml)."""
+    for name, pattern in _platforms():
+        for match in pattern.finditer(text):
+            yield Lexical(match.group(), match.start(), match.end(), name)
 
 
 def maturity_in(text: str, rules: Rules) -> Iterator[Lexical]:

@@ -17,10 +17,11 @@ import unicodedata
 from collections.abc import Sequence
 from functools import lru_cache
 
-from ..lang import every_language, quotation_pairs
+from ..lang import every_language, profile, quotation_pairs
 from .entities import HARDWARE, MATURITY, VERSION, Entity
 from .glossary import SubjectMention, glossary, glossary_mentions
-from .rules import known_products, not_names, release_products, release_products_named
+from .notation import alternation
+from .rules import coordination, known_products, not_names, release_products, release_products_named
 
 # A Latin product name: a capitalised or camel-cased word or run of them ("TorchInductor",
 # "ZeRO++", "Flight Recorder"), a dotted identifier ("torch.compile"), or a lower-case word
@@ -155,3 +156,65 @@ def subject_mentions(text: str, entities: Sequence[Entity]) -> list[SubjectMenti
         )
     ]
     return sorted([*glossary, *names], key=lambda m: m.start)
+
+
+def coordinated(text: str, mentions: Sequence[SubjectMention], subject: SubjectMention) -> list[SubjectMention]:
+    """The mentions a list joins to `subject`, before and after it ("Apple M1 チップと functorch":
+    functorch for Apple M1): what the sentence says of one, it says of each."""
+    ordered = sorted(mentions, key=lambda m: m.start)
+    if subject not in ordered:
+        return []
+    at = ordered.index(subject)
+    joined = []
+    for step in (-1, 1):
+        current, i = subject, at + step
+        while 0 <= i < len(ordered):
+            other = ordered[i]
+            left, right = (other, current) if step < 0 else (current, other)
+            if left.end > right.start or not coordination().fullmatch(text, left.end, right.start):
+                break
+            joined.append(other)
+            current, i = other, i + step
+    return joined
+
+
+def nearest(mentions: Sequence[SubjectMention], start: int, end: int) -> SubjectMention | None:
+    """The mention closest to [start, end), preferring one before it over one after at equal distance."""
+
+    def distance(m: SubjectMention) -> tuple[int, int]:
+        return (start - m.end, 0) if m.end <= start else (m.start - end, 1)
+
+    outside = [m for m in mentions if m.end <= start or m.start >= end]
+    return min(outside, key=distance, default=None)
+
+
+def head_mention(mentions: Sequence[SubjectMention], lang: str) -> SubjectMention | None:
+    """The subject a heading or cell is about, a glossary subject before a name: head-final
+    languages (Chinese, Japanese: see their profiles) put the head noun last ("TorchInductor
+    中的 BF16 符号形状优化"), English first ("FlexAttention in TorchInductor")."""
+    candidates = [m for m in mentions if m.subject in glossary()] or list(mentions)
+    if not candidates:
+        return None
+    return candidates[-1] if profile(lang).head_final else candidates[0]
+
+
+_OPENING_CHARS = 8  # a clause's opening: a connective before a word pointing back ("ただし、この", "However, this")
+
+
+@lru_cache(maxsize=16)
+def _anaphora(lang: str | None) -> re.Pattern:
+    """The words of a language that point back to what was named before ("この", "this"), as words."""
+    return re.compile(rf"(?<![A-Za-z])(?:{alternation(profile(lang).anaphora)})(?![A-Za-z])", re.I)
+
+
+def points_back(text: str, lang: str | None, low: int, end: int, mentions: Sequence[SubjectMention]) -> bool:
+    """The clause starting at `low` opens with a word pointing back ("この機能は", "This feature is",
+    "该功能") and names nothing before `end`: what it says up to there is of what came before.
+    "这些功能可通过 PyTorch 预览版…获得" names PyTorch: the preview is that product's build."""
+    match = _anaphora(lang).search(text, low, min(end, low + 2 * _OPENING_CHARS))
+    return bool(
+        match
+        and match.start() - low <= _OPENING_CHARS
+        and not any(low <= m.start < end for m in mentions)
+        and not re.search("[A-Z]", text[match.end() : end])
+    )

@@ -142,7 +142,8 @@ def _claim_findings(reader: _Reader) -> list[Finding]:
     """
     rows = dicts(
         reader.con,
-        "SELECT * FROM conflicts WHERE kind IN ('maturity_conflict', 'value_conflict') ORDER BY subject, attribute, doc_a, doc_b",
+        "SELECT * FROM conflicts WHERE kind IN ('maturity_conflict', 'value_conflict') "
+        "ORDER BY subject, attribute, doc_a, doc_b, value_a, value_b",
     )
     grouped: dict[tuple, list[dict]] = defaultdict(list)
     for row in rows:
@@ -298,7 +299,10 @@ def _grouped(number: str) -> str:
 
 
 def _corroborations(reader: _Reader) -> list[Corroboration]:
-    rows = dicts(reader.con, "SELECT * FROM corroborations ORDER BY n_sources DESC, n_documents DESC, subject, attribute")
+    rows = dicts(
+        reader.con,
+        "SELECT * FROM corroborations ORDER BY n_sources DESC, n_documents DESC, subject, attribute, release, scope, value",
+    )
     return [
         Corroboration(
             readable_subject(r["subject"]),
@@ -315,7 +319,9 @@ def _corroborations(reader: _Reader) -> list[Corroboration]:
 
 
 def _notes(reader: _Reader) -> list[Note]:
-    rows = dicts(reader.con, "SELECT * FROM conflicts WHERE severity = 'note' ORDER BY subject, attribute, doc_a, doc_b")
+    rows = dicts(
+        reader.con, "SELECT * FROM conflicts WHERE severity = 'note' ORDER BY subject, attribute, doc_a, doc_b, value_a, value_b"
+    )
     return [
         Note(
             readable_subject(r["subject"]),
