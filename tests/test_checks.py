@@ -153,6 +153,23 @@ def test_the_platforms_and_hardware_a_release_names_corroborate_within_that_rele
     ]
 
 
+def test_a_maturity_read_through_a_list_neither_hides_nor_makes_a_finding(tmp_path):
+    """A document that says FooKit is beta outright and lists it among stable names speaks by the
+    outright claim: it still contradicts an article calling FooKit stable, and the listed value
+    corroborates nothing; a listed value a document states nowhere else corroborates."""
+    con = ingest(
+        tmp_path,
+        {
+            "a.txt": "Quuxly 3.5 released\nFooKit is now beta. BarLib and BazKit are stable.\nFooKit and QuxLib are stable.",
+            "b.txt": "Quuxly 3.5 発表\nFooKit は安定版です。BarLib も安定版になりました。",
+        },
+    )
+    rows = con.execute("SELECT subject, value_a, value_b FROM conflicts WHERE severity = 'contradiction'").fetchall()
+    assert {(subject, frozenset((a, b))) for subject, a, b in rows} == {("fookit", frozenset(("beta", "stable")))}
+    corroborated = con.execute("SELECT subject, value FROM corroborations WHERE attribute = 'maturity'").fetchall()
+    assert corroborated == [("barlib", "stable")]
+
+
 def test_what_a_named_feature_offloads_to_corroborates_whatever_the_release(tmp_path):
     """An offload target is the feature's, not one release's: an article without a release and one
     about DeepSpeed 0.15.0 agree; a default backend stays with its release."""

@@ -281,6 +281,9 @@ def test_a_platform_word_that_is_a_version_or_a_common_noun_is_no_platform():
     assert named(claims_of("Requires macOS 12 or later.", "en", release="quuxly 3.5")) == set()
     assert named(claims_of("Longer context windows help retrieval.", "en", release="quuxly 3.5")) == set()
     assert named(claims_of("Linux binaries are available.", "en", release=None)) == set()  # no release: nothing to name it
+    # another product's release: its platforms are not this release's; a name in code is no hardware
+    assert named(claims_of("Deno 2.0 already ships native Windows arm64 builds.", "en", release="node-js 22.0")) == set()
+    assert named(claims_of("Quuxly 3.5 wraps state in Arc<T> and calls Arc::new once.", "en", release="quuxly 3.5")) == set()
 
 
 def maturities(claims) -> set[tuple]:
@@ -307,12 +310,29 @@ def test_a_maturity_said_of_this_feature_is_the_sections():
         "## 3. FooKit を部分的にサポート\n\n"
         "ただし、この機能はプレビュー バージョンにすぎず、Distributed、Profiler などは未対応です。\n"
     )
-    assert ("fookit", "preview", False) in maturities(claims_of(text, "ja", fmt="markdown", release="quuxly 3.5"))
-    assert not {s for s, *_ in maturities(claims_of(text, "ja", fmt="markdown", release="quuxly 3.5"))} & {
-        "distributed",
-        "profiler",
-    }
-    # "这些功能可通过 PyTorch 预览版…获得": a name stands before the maturity, which is that product's build
-    build = "这些功能可通过 PyTorch 预览版和夜间二进制获得。"
-    assert not points_back(build, "zh", 0, build.index("预览版"), [])
-    assert points_back("该功能目前为预览版。", "zh", 0, 6, [])
+    found = maturities(claims_of(text, "ja", fmt="markdown", release="quuxly 3.5"))
+    assert ("fookit", "preview", False) in found
+    assert not {s for s, *_ in found} & {"distributed", "profiler"}
+    for sentence, lang in (("该功能目前为预览版。", "zh"), ("This feature is in preview.", "en")):
+        start = sentence.index("预览版") if lang == "zh" else sentence.index("preview")
+        assert points_back(sentence, lang, 0, start, start + 3, []), sentence
+
+
+def test_a_maturity_of_something_else_in_a_section_is_not_the_sections():
+    """Only a phrase naming the feature ("this feature", "この機能") points back, never a bare "this",
+    a CJK morpheme inside a word (本番, 尤其) or the release; and not past a name ("这些功能可通过
+    PyTorch 预览版": the product's build) or to a name right after the maturity."""
+    for section, sentence, lang in (
+        ("Sidecar Containers", "This release also adds experimental support for Gateway API conformance profiles.", "en"),
+        ("Sidecar Containers", "It also ships an alpha version of the Foo serializer.", "en"),
+        ("Chunked Prefill", "本番環境ではまだ実験的な Prefix Caching との併用は推奨されません。", "ja"),
+        ("Chunked Prefill", "尤其是实验性的 FP8 KV Cache 带来了明显提升。", "zh"),
+        ("Chunked Prefill", "This feature ships an alpha of the Foo serializer.", "en"),
+    ):
+        text = f"## {section}\n\n{sentence}\n"
+        found = {s for s, *_ in maturities(claims_of(text, lang, fmt="markdown", release="quuxly 3.5"))}
+        assert not found & {"sidecar-containers", "chunked-prefill"}, sentence
+    build = "该功能可通过 PyTorch 预览版和夜间二进制获得。"
+    assert not points_back(build, "zh", 0, build.index("预览版"), build.index("预览版") + 3, [])
+    text = "The wheels are now built against CUDA 12.4. This also enables the experimental Marlin FP8 kernels."
+    assert not {s for s, *_ in maturities(claims_of(text, "en", release="quuxly 3.5"))} & {"cuda-12-4", "cuda"}

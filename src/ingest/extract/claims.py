@@ -34,7 +34,7 @@ from .notation import canonical, hedged_bounds
 from .phrases import attribute_near, baseline_near, clause_bounds, dependency_versions, is_baseline, share_of_counted, terms
 from .reader import MODEL
 from .releases import is_earlier, releases_in
-from .rules import platforms_in, rules_for
+from .rules import is_release_product, platforms_in, rules_for
 from .segments import SegmentInput
 from .subjects import coordinated, head_mention, is_specific, nearest, points_back, slug, subject_mentions, tagged_feature
 
@@ -285,12 +285,15 @@ class ClaimBuilder:
             for entity, status in dependency_versions(segment.text, segment.lang, segment.entities)
             if entity.product != product and entity.version
         ]
-        named += [
-            ("mentions_platform", p.norm, p.start, p.end)
-            for p in platforms_in(segment.text)
-            if not any(v.start <= p.start < v.end for v in versions)  # "macOS 12" is a version of macOS
-        ]
-        named += [("mentions_hardware", e.norm, e.start, e.end) for e in segment.entities if e.label == HARDWARE and e.norm]
+        # A sentence naming another product's release ("Deno 2.0 already ships Windows arm64
+        # builds") may name its platforms and hardware: they are not this release's.
+        if not any(v.product != product and is_release_product(v.product) for v in versions):
+            named += [
+                ("mentions_platform", p.norm, p.start, p.end)
+                for p in platforms_in(segment.text)
+                if not any(v.start <= p.start < v.end for v in versions)  # "macOS 12" is a version of macOS
+            ]
+            named += [("mentions_hardware", e.norm, e.start, e.end) for e in segment.entities if e.label == HARDWARE and e.norm]
         return [
             self._claim(segment, subject, attribute, value, start, end, set_valued=True, release=release)
             for attribute, value, start, end in named
@@ -366,12 +369,11 @@ class ClaimBuilder:
         return None
 
     def _pointed_back(self, segment: SegmentInput, entity: Entity, mentions: list[SubjectMention]) -> SubjectMention | None:
-        """The section's subject (else the previous sentence's) for a maturity its clause gives to a
-        word pointing back ("ただし、この機能はプレビュー バージョンにすぎず、Distributed…": this
-        feature, not Distributed)."""
+        """The section's subject for a maturity its clause says of "this feature" ("ただし、この機能は
+        プレビュー バージョンにすぎず、Distributed…": the section's feature, not Distributed)."""
         low, _ = clause_bounds(segment.text, entity.start)
-        if points_back(segment.text, segment.lang, low, entity.start, mentions):
-            return self.section_subject or self.previous_subject
+        if points_back(segment.text, segment.lang, low, entity.start, entity.end, mentions):
+            return self.section_subject
         return None
 
     def _release_subject(self) -> SubjectMention | None:

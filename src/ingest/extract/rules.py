@@ -129,7 +129,8 @@ def rules_for(*codes: str | None) -> Rules:
                 hw["id"],
                 re.compile(
                     rf"{_EDGE_BEFORE}(?:{hw['pattern'].replace('{device}', devices)})"
-                    rf"(?=TM(?![A-Za-z0-9])|{_EDGE_AFTER})"
+                    # (not an identifier in code: "Arc<T>", "Arc::new")
+                    rf"(?=TM(?![A-Za-z0-9])|{_EDGE_AFTER})(?!<|::)"
                 ),
             )
             for hw in common["hardware"]
@@ -305,6 +306,12 @@ def maturity_in(text: str, rules: Rules) -> Iterator[Lexical]:
 def release_products() -> frozenset[str]:
     """Products whose versions are releases an article can be about (not dependencies)."""
     return frozenset(p["id"] for p in common_rules()["products"] if p.get("release"))
+
+
+def is_release_product(product: str | None) -> bool:
+    """A product whose versions are releases: a listed release product, or one no list names
+    ("Kubernetes 1.29"); not a listed dependency (Python, CUDA)."""
+    return bool(product) and (product in release_products() or product not in known_products())
 
 
 @lru_cache(maxsize=1)

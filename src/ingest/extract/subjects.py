@@ -17,11 +17,11 @@ import unicodedata
 from collections.abc import Sequence
 from functools import lru_cache
 
-from ..lang import every_language, profile, quotation_pairs
+from ..lang import clause_mark_chars, every_language, profile, quotation_pairs, sentence_end_chars
 from .entities import HARDWARE, MATURITY, VERSION, Entity
 from .glossary import SubjectMention, glossary, glossary_mentions
 from .notation import alternation
-from .rules import coordination, known_products, not_names, release_products, release_products_named
+from .rules import coordination, is_release_product, not_names, release_products_named
 
 # A Latin product name: a capitalised or camel-cased word or run of them ("TorchInductor",
 # "ZeRO++", "Flight Recorder"), a dotted identifier ("torch.compile"), or a lower-case word
@@ -34,6 +34,9 @@ _LATIN_NAME = re.compile(
 # A tag in brackets opening a heading or list item ("[Beta] Semi-structured sparsity").
 _TAG = re.compile(r"^\s*(?P<bracket>[\[(]\s*(?P<tag>[^\])]{1,20}?)\s*[\])])\s*(?P<name>.+?)\s*$")
 _TAG_NAME_MAX = 60
+# Where what follows a maturity stops being said of it: a comma, a clause mark or a sentence end
+# (text is NFKC-normalised: "，" is ",").
+_COMMA_OR_END = re.compile(f"[,;!?{re.escape(clause_mark_chars() + sentence_end_chars())}]")
 _NAME_IN_QUOTES = r"[^{closers}]{{2,40}}"
 
 
@@ -144,16 +147,12 @@ def is_specific(mention: SubjectMention, entities: Sequence[Entity]) -> bool:
 def subject_mentions(text: str, entities: Sequence[Entity]) -> list[SubjectMention]:
     """Every candidate subject of a segment, in text order: glossary mentions first where they overlap."""
     glossary = glossary_mentions(text)
-    releases = release_products()
     # A release ("PyTorch 2.5", or a version of a product no list names: "Quuxly 3.5") is what a
     # text is about, not a subject among others.
     names = [
         m
         for m in name_mentions(text, entities, glossary)
-        if not any(
-            e.label == VERSION and (e.product in releases or e.product not in known_products()) and e.start <= m.start < e.end
-            for e in entities
-        )
+        if not any(e.label == VERSION and is_release_product(e.product) and e.start <= m.start < e.end for e in entities)
     ]
     return sorted([*glossary, *names], key=lambda m: m.start)
 
@@ -198,23 +197,26 @@ def head_mention(mentions: Sequence[SubjectMention], lang: str) -> SubjectMentio
     return candidates[-1] if profile(lang).head_final else candidates[0]
 
 
-_OPENING_CHARS = 8  # a clause's opening: a connective before a word pointing back ("ただし、この", "However, this")
+_OPENING_CHARS = 8  # a clause's opening: a connective before the phrase ("ただし、この機能", "However, this feature")
 
 
 @lru_cache(maxsize=16)
-def _anaphora(lang: str | None) -> re.Pattern:
-    """The words of a language that point back to what was named before ("この", "this"), as words."""
-    return re.compile(rf"(?<![A-Za-z])(?:{alternation(profile(lang).anaphora)})(?![A-Za-z])", re.I)
+def _feature_anaphora(lang: str | None) -> re.Pattern:
+    """The phrases of a language that name the feature a section is about ("この機能", "this
+    feature": `feature_anaphora` in lang/<code>/language.yaml), as words."""
+    return re.compile(rf"(?<![A-Za-z])(?:{alternation(profile(lang).feature_anaphora)})(?![A-Za-z])", re.I)
 
 
-def points_back(text: str, lang: str | None, low: int, end: int, mentions: Sequence[SubjectMention]) -> bool:
-    """The clause starting at `low` opens with a word pointing back ("この機能は", "This feature is",
-    "该功能") and names nothing before `end`: what it says up to there is of what came before.
-    "这些功能可通过 PyTorch 预览版…获得" names PyTorch: the preview is that product's build."""
-    match = _anaphora(lang).search(text, low, min(end, low + 2 * _OPENING_CHARS))
-    return bool(
-        match
-        and match.start() - low <= _OPENING_CHARS
-        and not any(low <= m.start < end for m in mentions)
-        and not re.search("[A-Z]", text[match.end() : end])
+def points_back(text: str, lang: str | None, low: int, start: int, end: int, mentions: Sequence[SubjectMention]) -> bool:
+    """The clause at `low` opens with a phrase naming the section's feature ("ただし、この機能は",
+    "This feature is", "该功能") and says the maturity at [start, end) of it: no name stands between
+    them ("该功能可通过 PyTorch 预览版": that product's build) nor after the maturity before the next
+    comma ("This feature ships an alpha of the Foo serializer": Foo's)."""
+    match = _feature_anaphora(lang).search(text, low, start)
+    if not match or match.start() - low > _OPENING_CHARS:
+        return False
+    stop = _COMMA_OR_END.search(text, end)
+    after = stop.start() if stop else len(text)
+    return not (
+        any(low <= m.start < start or end <= m.start < after for m in mentions) or re.search("[A-Z]", text[match.end() : start])
     )

@@ -67,6 +67,7 @@ class LanguageProfile:
     numbers: dict[str, Any]  # number words, scales, multipliers, counters, range joiners... (extract/notation)
     since: dict[str, list[str]]  # words before/after a release that make it an earlier one ("since 2.2")
     anaphora: tuple[str, ...]  # words a sentence opens with to point back to the previous one
+    feature_anaphora: tuple[str, ...]  # phrases naming the feature a section is about ("この機能", "this feature")
     extends: tuple[str, ...]
     rules: dict[str, Any]
 
@@ -126,6 +127,7 @@ def _read_profile(folder: Traversable) -> LanguageProfile:
         numbers=dict(facts.get("numbers") or {}),
         since={k: list(v or []) for k, v in (facts.get("since") or {}).items()},
         anaphora=tuple(w.casefold() for w in facts.get("anaphora") or ()),
+        feature_anaphora=tuple(w.casefold() for w in facts.get("feature_anaphora") or ()),
         extends=tuple(facts.get("extends") or ()),
         rules=rules,
     )

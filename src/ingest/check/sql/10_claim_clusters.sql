@@ -45,10 +45,22 @@ FROM scoped s JOIN subjects p ON starts_with(s.subject, p.subject || '-');
 -- value_max) and overlapping intervals merge into one cluster; maturity and other words
 -- cluster by equal value. "3万" and "29.8k" share a cluster, "2万" and "20万" do not.
 -- Everything downstream compares clusters per document, never claim pairs, so the checks
--- stay linear in the number of claims.
+-- stay linear in the number of claims. A document that states a key's value outright speaks by
+-- those claims: another value it gives the key only as one of several (set-valued: a maturity
+-- read through a list, "Apple M1 チップと functorch") is left out, so it neither hides a
+-- disagreement of the value stated outright nor corroborates a value stated only in passing.
 CREATE OR REPLACE VIEW claim_clusters AS
-WITH bounded AS (
-    SELECT *, lo_value - tol AS lo, hi_value + tol AS hi FROM keyed_claims
+WITH outright AS (
+    SELECT *, list(value) FILTER (WHERE NOT coalesce(set_valued, false)) OVER per_document AS outright_values
+    FROM keyed_claims
+    WINDOW per_document AS (PARTITION BY key_subject, attribute, scope, unit, conditions, baseline, doc_id)
+),
+stated AS (
+    SELECT * EXCLUDE (outright_values) FROM outright
+    WHERE NOT coalesce(set_valued, false) OR coalesce(len(outright_values), 0) = 0 OR list_contains(outright_values, value)
+),
+bounded AS (
+    SELECT *, lo_value - tol AS lo, hi_value + tol AS hi FROM stated
 ),
 starts AS (
     SELECT *,
