@@ -207,6 +207,18 @@ def test_a_default_backend_a_sentence_enables_is_one_value_however_its_plus_is_s
         assert related(claims_of(text, lang, release=None)) == {("foostore", "default_backend", "mkldnn+acl", True)}, text
 
 
+def test_a_relation_its_clause_denies_is_no_claim():
+    for text, lang in (
+        ("The default FooStore backend is no longer Gloo.", "en"),
+        ("FooStore does not offload to CPU.", "en"),
+        ("FooStore: 不再采用 Ray 作为默认后端。", "zh"),
+        ("FooStore 不再将模型卸载到 CPU。", "zh"),
+        ("FooStore の既定のバックエンドは Gloo ではなくなりました。", "ja"),
+        ("FooStore: Ray を既定のバックエンドとして使う代わりに、新しい実装を使います。", "ja"),
+    ):
+        assert related(claims_of(text, lang, release=None)) == set(), text
+
+
 def test_a_relation_without_a_subject_or_with_a_sentence_word_for_its_value_makes_no_claim():
     assert related(claims_of("モデルパラメータをCPUメモリにオフロードします。", "ja", release=None)) == set()
     assert related(claims_of("The default FooStore backend changed.", "en", release=None)) == set()

@@ -57,6 +57,9 @@ _QUANTITY_ATTRIBUTES = {
     "TFLOPS": "compute",
 }
 _RELEASE_WIDE_COUNTS = {"contributors", "commits"}
+# Characters around a relation phrase where a negation denies it ("不再采用 Ray 作为默认后端",
+# "Gloo ではなくなりました"); farther away it is another clause's ("しかないユーザでも…").
+_NEGATION_WINDOW = 8
 
 
 @dataclass(frozen=True)
@@ -123,13 +126,19 @@ class ClaimBuilder:
     def _relations(self, segment: SegmentInput) -> list[Claim]:
         """ "CPUまたはNVMeメモリにオフロード", "默认服务器后端切换为 libuv": a value named in words
         (`relations` in lang/<code>/rules.yaml), one claim per term, of the nearest subject outside
-        the value. A subject has several such values (offload targets), so they only corroborate;
-        some hold whatever the release, like a model's size (`release_independent_relations`)."""
+        the value; none that a negation next to it denies (`negations`). A subject has several such values
+        (offload targets), so they only corroborate; some hold whatever the release, like a model's
+        size (`release_independent_relations`)."""
         claims = []
-        for attribute, pattern in rules_for(segment.lang).for_text(segment.text).relations:
+        rules = rules_for(segment.lang).for_text(segment.text)
+        for attribute, pattern in rules.relations:
             release = (None, None) if attribute in common_rules()["release_independent_relations"] else None
             for match in pattern.finditer(segment.text):
                 start, end = match.span("value")
+                low, high = clause_bounds(segment.text, start)
+                near = max(low, match.start() - _NEGATION_WINDOW), min(high, match.end() + _NEGATION_WINDOW)
+                if rules.negation.search(segment.text, *near):
+                    continue  # "不再采用 Ray 作为默认后端", "does not offload to CPU": what it denies
                 subject = self._relation_subject(segment, start, end)
                 if subject is None:
                     continue

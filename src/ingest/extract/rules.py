@@ -39,6 +39,7 @@ class Rules:
     shares_before: list[re.Pattern]  # what joins a counted set to a share of it after it ("193 个模型中有 97.5%")
     shares_after: list[re.Pattern]  # ...and a share to the set after it ("97.5% of the 193 models")
     fraction_factor: re.Pattern  # words after a fraction that make it a factor ("1/4に")
+    negation: re.Pattern  # words that deny a relation phrase next to them ("不再", "no longer"): none is read there
     prefilter: Prefilter | None = dataclasses.field(default=None, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -164,6 +165,7 @@ def rules_for(*codes: str | None) -> Rules:
         fraction_factor=re.compile(
             rf"\s?(?:{alternation(w for rules in rule_sets for w in rules.get('fraction_factor_words', []))})"
         ),
+        negation=re.compile(_alternation([p for rules in rule_sets for p in rules.get("negations", [])] or ["(?!)"]), re.I),
     )
 
 
