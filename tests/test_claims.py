@@ -135,6 +135,24 @@ def test_the_original_url_names_the_release():
     assert document_release("Release blog", [], [], "https://pytorch.org/blog/pytorch2-4/").release == "pytorch 2.4"
 
 
+def test_the_original_url_names_a_release_of_a_product_the_title_names_and_no_list_does():
+    """A 1.30 write-up under a header copied from 1.29: its link and body outweigh the title, as
+    for a listed product; the link spells the name its own way ("nodejs", "kubernetes-v1-30")."""
+    title = "Quuxly 1.29 发布博客"
+    text = "我们很高兴地宣布 Quuxly® 1.30 的发布。"
+    body = [SegmentInput(0, "paragraph", "zh", text, None, None, find_entities(text, "zh"))]
+    described = document_release(title, find_entities(title, "zh"), body, "https://quuxly.io/blog/quuxly-v1-30-release/")
+    assert (described.release, described.source) == ("quuxly 1.30", "body")
+    node = document_release("Node.js 22.0.0", find_entities("Node.js 22.0.0", "en"), [], "https://nodejs.org/blog/nodejs-22-0-0")
+    assert node.release == "node-js 22.0.0"
+
+
+def test_an_articles_own_product_named_bare_is_no_subject():
+    """ "Quuxly" in an article about Quuxly 3.5 is its release, as "PyTorch" is in one about PyTorch 2.5."""
+    claims = claims_of("在此版本中，我们将此功能带到测试版中，为 Quuxly 的 API 提供更好的支持。", "zh", release="quuxly 3.5")
+    assert "quuxly" not in {c.subject for c in claims if c.attribute == "maturity"}
+
+
 def supported(claims) -> set[tuple]:
     return {(c.subject, c.attribute, c.value, c.release, c.set_valued) for c in claims if c.attribute.startswith("supports_")}
 

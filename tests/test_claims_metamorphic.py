@@ -1,17 +1,22 @@
 """Metamorphic tests of the claims check across articles, on the seeds' two real contradictions
 (FlexAttention and Intel GPU support, PyTorch 2.5, 000 against 001): renaming a product
-consistently changes nothing; two articles without a release never contradict (they are not
+consistently changes nothing, nor does renaming every product and feature name (PyTorch
+included) with invented ones; two articles without a release never contradict (they are not
 renderings of one article); moving a fact under another release's heading removes its conflict."""
 
 from __future__ import annotations
 
 import re
+import sys
 
 import pytest
 
 from ingest import run_pipeline, warehouse
 from ingest.translate.engine import UntranslatedEngine
-from seed_fixtures import SEEDS
+from seed_fixtures import ROOT, SEEDS
+
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
 
 PAIR = ("000_7df305071c9dd669.txt", "001_dff0537ae45131ec.txt")
 
@@ -52,6 +57,29 @@ def test_renaming_a_product_consistently_changes_nothing(tmp_path, before):
     renamed = {f: re.sub(r"FlexAttention", "Zorbflex", t) for f, t in _texts().items()}
     after = _contradictions(tmp_path, renamed, "renamed")
     assert {(("flexattention" if s == "zorbflex" else s), a, x, y) for s, a, x, y in after} == before
+
+
+def test_renaming_every_name_keeps_every_finding(tmp_path):
+    """No finding of the pair depends on a glossary entry or a listed product: with every Latin name
+    replaced by an invented one (`bench.rename_names`), the same contradictions and corroborations."""
+    from bench.rename_names import Renamer, findings
+
+    renamer = Renamer()
+    runs = []
+    for side, rename in (("named", False), ("renamed", True)):
+        folder = tmp_path / side / "in"
+        folder.mkdir(parents=True)
+        for file, text in _texts().items():
+            (folder / file).write_text(renamer.rename(text) if rename else text, "utf-8")
+        contradictions, corroborations, _ = findings(folder)
+        runs.append(
+            (
+                {tuple(renamer.back(str(v)) for v in key) for key in contradictions},
+                {tuple(renamer.back(str(v)) for v in key) for key in corroborations},
+            )
+        )
+    assert len(renamer.names) >= 20  # PyTorch, FlexAttention, TorchInductor, cuDNN, SDPA...
+    assert runs[1] == runs[0] and len(runs[0][0]) == 2 and len(runs[0][1]) >= 5
 
 
 def test_two_articles_without_a_release_never_contradict(tmp_path):

@@ -123,6 +123,13 @@ class ClaimBuilder:
             claims.extend(self._relations(segment) + self._named_by_release(segment))
         return claims
 
+    def _mentions(self, segment: SegmentInput) -> list[SubjectMention]:
+        """The segment's candidate subjects, without the article's own product named bare: "Quuxly"
+        in an article about Quuxly 3.5 is its release, as "PyTorch" is (a listed product's bare name
+        is never a subject; a product no list names is known from the article's release)."""
+        product = self.doc_release.split(" ", 1)[0] if self.doc_release else None
+        return [m for m in subject_mentions(segment.text, segment.entities) if m.subject != product]
+
     def _relations(self, segment: SegmentInput) -> list[Claim]:
         """ "CPUまたはNVMeメモリにオフロード", "默认服务器后端切换为 libuv": a value named in words
         (`relations` in lang/<code>/rules.yaml), one claim per term, of the nearest subject outside
@@ -163,7 +170,7 @@ class ClaimBuilder:
         clause_start, clause_end = clause_bounds(segment.text, start)
         outside = [
             m
-            for m in subject_mentions(segment.text, segment.entities)
+            for m in self._mentions(segment)
             if (m.end <= start or m.start >= end) and clause_start <= m.start and m.end <= clause_end
         ]
         specific = [m for m in outside if is_specific(m, segment.entities)]
@@ -177,7 +184,7 @@ class ClaimBuilder:
         if all(label is not None for label in header):
             self.column_maturity = [label or None for label in header]
             return []
-        mentions = subject_mentions(segment.text, segment.entities)
+        mentions = self._mentions(segment)
         claims = [c for e in segment.entities if e.label != MATURITY for c in self._value_claim(segment, e, mentions)]
         for (start, end), maturity in zip(cells, self.column_maturity):
             in_cell = [m for m in mentions if start <= m.start and m.end <= end]
@@ -195,7 +202,7 @@ class ClaimBuilder:
         return "" if rules_for(self.lang).other_sections.search(cell) else None
 
     def _heading(self, segment: SegmentInput) -> list[Claim]:
-        mentions = subject_mentions(segment.text, segment.entities)
+        mentions = self._mentions(segment)
         self.section_subject = tagged_feature(segment.text, segment.entities) or head_mention(mentions, segment.lang)
         # (a heading may name another release of the article's product, listed or not: "vLLM 0.5 の変更点")
         named = releases_in(segment.entities, [self.doc_release.split(" ", 1)[0]] if self.doc_release else [])
@@ -224,7 +231,7 @@ class ClaimBuilder:
         return None
 
     def _body(self, segment: SegmentInput) -> list[Claim]:
-        mentions = subject_mentions(segment.text, segment.entities)
+        mentions = self._mentions(segment)
         claims = self._body_claims(segment, mentions) + self._model_sizes(segment)
         # What "this" in the next sentence refers to: what this one made a claim about, else the
         # sure subject it named last.

@@ -43,14 +43,18 @@ class DocumentRelease:
 _URL_VERSION = re.compile(r"(\d+)[-_.](\d+)(?:[-_.](\d+))?")
 
 
-def _url_release(source_url: str | None, title: str | None) -> str | None:
-    """'pytorch 2.4' from an original URL such as .../2024-07-24-pytorch2-4.md or .../pytorch-2-4-release/."""
+def _url_release(source_url: str | None, title: str | None, unlisted: Collection[str] = ()) -> str | None:
+    """'pytorch 2.4' from an original URL such as .../2024-07-24-pytorch2-4.md or .../pytorch-2-4-release/;
+    the products looked for are the listed ones the URL or title names and the `unlisted` ones the
+    title names with a version (".../kubernetes-v1-29-release/" under "Kubernetes v1.29: …")."""
     if not source_url:
         return None
     path = source_url.lower().rsplit("/", 2)
     tail = "/".join(path[-2:])
-    for product in sorted(release_products_named(source_url + " " + (title or "")), key=len, reverse=True):
-        match = re.search(rf"{re.escape(product)}[-_]?{_URL_VERSION.pattern}", tail)
+    products = {*release_products_named(source_url + " " + (title or "")), *unlisted}
+    for product in sorted(products, key=len, reverse=True):
+        name = re.escape(product).replace(r"\-", "[-_.]?")  # "node-js" is "nodejs" or "node-js" in a URL
+        match = re.search(rf"{name}[-_]?v?{_URL_VERSION.pattern}", tail)
         if match:
             return f"{product} {'.'.join(g for g in match.groups() if g)}"
     return None
@@ -99,7 +103,7 @@ def document_release(
     body = Counter(named)
     if mentions:
         body[mentions[0]] += LEAD_WEIGHT
-    from_url = _url_release(source_url, title)
+    from_url = _url_release(source_url, title, unlisted_products(title_entities))
     if from_url:
         body[from_url] += URL_WEIGHT
     body_top = body.most_common(1)[0][0] if body else None

@@ -244,7 +244,8 @@ def _open_version() -> re.Pattern:
     shapes = common_rules()["open_versions"]
     return re.compile(
         # ASCII edges: a CJK character next to the name or the version is no part of either ("在Llama 3.1上")
-        rf"(?<![A-Za-z0-9_.\-/@#])(?P<name>{shapes['name']})\s?(?:v(?=\d))?(?P<ver>{shapes['version']})"
+        # ("Quuxly® 3.5": a registered mark between name and version)
+        rf"(?<![A-Za-z0-9_.\-/@#])(?P<name>{shapes['name']})®?\s?(?:v(?=\d))?(?P<ver>{shapes['version']})"
         r"(?![A-Za-z0-9_%×]|\.\d|\s?[-–~]\s?\d)"  # not a range ("Foo 3.8-3.11")
     )
 
