@@ -30,7 +30,7 @@ from ..records import HEADING, TABLE_ROW, cell_spans
 from .conditions import conditions
 from .entities import COUNT, HARDWARE, MATURITY, MULTIPLIER, PERCENT, QUANTITY, VERSION, Entity
 from .glossary import SubjectMention, glossary
-from .notation import canonical, hedged_bounds
+from .notation import hedged_bounds, model_size
 from .phrases import attribute_near, baseline_near, clause_bounds, dependency_versions, is_baseline, share_of_counted, terms
 from .reader import MODEL
 from .releases import is_earlier, releases_in
@@ -273,7 +273,7 @@ class ClaimBuilder:
                         segment,
                         subject,
                         "parameters",
-                        _size(mention.value),
+                        model_size(mention.value),
                         mention.start,
                         mention.end,
                         subject_source="model",
@@ -481,14 +481,6 @@ class ClaimBuilder:
         if subject is self.section_subject:
             return "heading"
         return "glossary" if subject.subject in glossary() else "name"
-
-
-def _size(value: float) -> str:
-    """530e9 -> '530B', 360e6 -> '360M'."""
-    for suffix, factor in (("T", 1e12), ("B", 1e9), ("M", 1e6)):
-        if value >= factor:
-            return f"{canonical(value / factor)}{suffix}"
-    return canonical(value)
 
 
 def build_claims(

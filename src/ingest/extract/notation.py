@@ -89,6 +89,14 @@ def canonical(value: float) -> str:
     return short
 
 
+def model_size(value: float) -> str:
+    """A model's parameter count as model names write it: 530e9 -> '530B', 360e6 -> '360M'."""
+    for suffix, factor in (("T", 1e12), ("B", 1e9), ("M", 1e6)):
+        if value >= factor:
+            return f"{canonical(value / factor)}{suffix}"
+    return canonical(value)
+
+
 def to_halfwidth(text: str) -> str:
     """Full-width digits and signs to ASCII, the rest unchanged."""
     return unicodedata.normalize("NFKC", text)
