@@ -33,7 +33,7 @@ from .glossary import SubjectMention, glossary
 from .notation import hedged_bounds, model_size
 from .phrases import attribute_near, baseline_near, clause_bounds, dependency_versions, is_baseline, share_of_counted, terms
 from .reader import MODEL
-from .releases import is_earlier, releases_in
+from .releases import is_earlier, product_of, releases_in
 from .rules import is_release_product, platforms_in, rules_for
 from .segments import SegmentInput
 from .subjects import coordinated, head_mention, is_specific, nearest, points_back, slug, subject_mentions, tagged_feature
@@ -102,6 +102,7 @@ class ClaimBuilder:
         self.doc_id = doc_id
         self.title = title  # the document's title: the release it names was weighed against the body's
         self.doc_release, self.doc_release_source = release, release_source if release else None
+        self.doc_product = product_of(release) if release else None  # "pytorch" of "pytorch 2.5"
         self.release, self.release_source = self.doc_release, self.doc_release_source
         self.lang = lang
         self.section_subject: SubjectMention | None = None
@@ -127,8 +128,7 @@ class ClaimBuilder:
         """The segment's candidate subjects, without the article's own product named bare: "Quuxly"
         in an article about Quuxly 3.5 is its release, as "PyTorch" is (a listed product's bare name
         is never a subject; a product no list names is known from the article's release)."""
-        product = self.doc_release.split(" ", 1)[0] if self.doc_release else None
-        return [m for m in subject_mentions(segment.text, segment.entities) if m.subject != product]
+        return [m for m in subject_mentions(segment.text, segment.entities) if m.subject != self.doc_product]
 
     def _relations(self, segment: SegmentInput) -> list[Claim]:
         """ "CPUまたはNVMeメモリにオフロード", "默认服务器后端切换为 libuv": a value named in words
@@ -205,7 +205,7 @@ class ClaimBuilder:
         mentions = self._mentions(segment)
         self.section_subject = tagged_feature(segment.text, segment.entities) or head_mention(mentions, segment.lang)
         # (a heading may name another release of the article's product, listed or not: "vLLM 0.5 の変更点")
-        named = releases_in(segment.entities, [self.doc_release.split(" ", 1)[0]] if self.doc_release else [])
+        named = releases_in(segment.entities, [self.doc_product] if self.doc_product else [])
         if named and segment.text != self.title:
             self.release, self.release_source = named[0], "heading"
         section_maturity = self._maturity_section(segment.text)
@@ -293,7 +293,7 @@ class ClaimBuilder:
         release = self._sentence_release(segment)
         if release[0] is None:
             return []
-        product = release[0].split(" ", 1)[0]
+        product = product_of(release[0])
         subject = SubjectMention(product, release[0], 0, 0)
         versions = [e for e in segment.entities if e.label == VERSION]
         named = [
@@ -395,7 +395,7 @@ class ClaimBuilder:
     def _release_subject(self) -> SubjectMention | None:
         if not self.release:
             return None
-        return SubjectMention(self.release.split(" ", 1)[0], self.release, 0, 0)
+        return SubjectMention(product_of(self.release), self.release, 0, 0)
 
     def _claim(
         self,
@@ -462,7 +462,7 @@ class ClaimBuilder:
         released in 1.12, is stable" is still a fact of the article's release."""
         if self.release is None:
             return self._release_of(segment, None)
-        product = self.release.split(" ", 1)[0]
+        product = product_of(self.release)
         named = {
             e.norm
             for e in segment.entities

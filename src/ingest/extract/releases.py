@@ -20,6 +20,11 @@ from .rules import known_products, release_products, release_products_named
 from .segments import SegmentInput
 
 
+def product_of(release: str) -> str:
+    """The product of a release: "pytorch" of "pytorch 2.5"."""
+    return release.split(" ", 1)[0]
+
+
 def releases_in(entities: Iterable[Entity], also: Collection[str] = ()) -> list[str]:
     """The releases `entities` name: versions of a release product of lang/common.yaml, or of `also`."""
     return [e.norm for e in entities if e.label == VERSION and (e.product in release_products() or e.product in also)]
@@ -103,7 +108,7 @@ def document_release(
     body = Counter(named)
     if mentions:
         body[mentions[0]] += LEAD_WEIGHT
-    from_url = _url_release(source_url, title, unlisted_products(title_entities))
+    from_url = _url_release(source_url, title, titled)
     if from_url:
         body[from_url] += URL_WEIGHT
     body_top = body.most_common(1)[0][0] if body else None

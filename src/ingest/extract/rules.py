@@ -283,19 +283,18 @@ def hardware_in(text: str, rules: Rules) -> Iterator[Lexical]:
 
 
 @lru_cache(maxsize=1)
-def _platforms() -> list[tuple[str, re.Pattern]]:
-    return [
-        (name, re.compile(rf"{_EDGE_BEFORE}(?:{alternation(spellings)}){_EDGE_AFTER}"))
-        for name, spellings in common_rules()["platforms"].items()
-    ]
+def _platforms() -> tuple[re.Pattern, dict[str, str]]:
+    """One pattern of every spelling, and each spelling's canonical name (one scan per text)."""
+    names = {spelling: name for name, spellings in common_rules()["platforms"].items() for spelling in spellings}
+    return re.compile(rf"{_EDGE_BEFORE}(?:{alternation(names)}){_EDGE_AFTER}"), names
 
 
 def platforms_in(text: str) -> Iterator[Lexical]:
     """Operating systems and processor architectures ("Linux", "aarch64") with their canonical name
     (`platforms` in lang/common.yaml)."""
-    for name, pattern in _platforms():
-        for match in pattern.finditer(text):
-            yield Lexical(match.group(), match.start(), match.end(), name)
+    pattern, names = _platforms()
+    for match in pattern.finditer(text):
+        yield Lexical(match.group(), match.start(), match.end(), names[match.group()])
 
 
 def maturity_in(text: str, rules: Rules) -> Iterator[Lexical]:
