@@ -366,3 +366,28 @@ def test_a_maturity_of_something_else_in_a_section_is_not_the_sections():
     assert not points_back(build, "zh", 0, build.index("预览版"), build.index("预览版") + 3, [])
     text = "The wheels are now built against CUDA 12.4. This also enables the experimental Marlin FP8 kernels."
     assert not {s for s, *_ in maturities(claims_of(text, "en", release="quuxly 3.5"))} & {"cuda-12-4", "cuda"}
+
+
+def test_only_a_whole_pointing_word_gives_a_value_the_previous_sentences_subject():
+    """A sentence opening with "此外" (besides), "其他" (other), "本番" (production), "それぞれ" (each) or
+    "Items" begins with the letters of 此/其/本/それ/it but points back to nothing: its figure is no
+    fact of the sentence before's subject; "这些改进", "これにより", "It" point back."""
+
+    def second_subjects(first: str, second: str, lang: str) -> set[str]:
+        claims = claims_of(f"{first}\n\n{second}", lang, release="quuxly 3.5")
+        return {c.subject for c in claims if c.seg_idx == 1 and c.attribute != "maturity"}
+
+    for first, second, lang in (
+        ("cuDNN 9.1 的吞吐量提升了 2 倍。", "此外，训练速度提升了 30%。", "zh"),
+        ("cuDNN 9.1 的吞吐量提升了 2 倍。", "其他模型的训练速度提升了 30%。", "zh"),
+        ("cuDNN 9.1 のスループットは 2 倍に向上しました。", "本番環境では速度が 30% 向上しました。", "ja"),
+        ("cuDNN 9.1 のスループットは 2 倍に向上しました。", "それぞれの速度が 30% 向上しました。", "ja"),
+        ("cuDNN 9.1 throughput improved 2x over the last release.", "Items per second improved by 30%.", "en"),
+    ):
+        assert "cudnn-9-1" not in second_subjects(first, second, lang), second
+    for first, second, lang in (
+        ("cuDNN 9.1 的吞吐量提升了 2 倍。", "这些改进使训练速度提升了 30%。", "zh"),
+        ("cuDNN 9.1 のスループットは 2 倍に向上しました。", "これにより速度が 30% 向上しました。", "ja"),
+        ("cuDNN 9.1 throughput improved 2x over the last release.", "It also improved latency by 30%.", "en"),
+    ):
+        assert second_subjects(first, second, lang) == {"cudnn-9-1"}, second

@@ -25,7 +25,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..lang import common_rules, profile
+from ..lang import common_rules
 from ..records import HEADING, TABLE_ROW, cell_spans
 from .conditions import conditions
 from .entities import COUNT, HARDWARE, MATURITY, MULTIPLIER, PERCENT, QUANTITY, VERSION, Entity
@@ -36,7 +36,17 @@ from .reader import MODEL
 from .releases import is_earlier, product_of, releases_in
 from .rules import is_release_product, platforms_in, rules_for
 from .segments import SegmentInput
-from .subjects import coordinated, head_mention, is_specific, nearest, points_back, slug, subject_mentions, tagged_feature
+from .subjects import (
+    coordinated,
+    head_mention,
+    is_specific,
+    nearest,
+    opens_pointing_back,
+    points_back,
+    slug,
+    subject_mentions,
+    tagged_feature,
+)
 
 _COUNT_ATTRIBUTES = {
     "contributors": "contributors",
@@ -371,18 +381,11 @@ class ClaimBuilder:
         subject = (
             nearest([m for m in specific if m in in_clause], entity.start, entity.end)
             or nearest(specific, entity.start, entity.end)
-            or self._referred(segment)
+            or (self.previous_subject if opens_pointing_back(segment.text, segment.lang) else None)
             or self.section_subject
             or nearest(in_clause, entity.start, entity.end)
         )
         return subject or (self._release_subject() if entity.label == COUNT else None)
-
-    def _referred(self, segment: SegmentInput) -> SubjectMention | None:
-        """The previous sentence's subject, for a sentence that opens by pointing back to it."""
-        opening = segment.text.lstrip()[:6].casefold()
-        if self.previous_subject and opening.startswith(tuple(profile(segment.lang).anaphora)):
-            return self.previous_subject
-        return None
 
     def _pointed_back(self, segment: SegmentInput, entity: Entity, mentions: list[SubjectMention]) -> SubjectMention | None:
         """The section's subject for a maturity its clause says of "this feature" ("ただし、この機能は

@@ -197,6 +197,28 @@ def head_mention(mentions: Sequence[SubjectMention], lang: str) -> SubjectMentio
     return candidates[-1] if profile(lang).head_final else candidates[0]
 
 
+_FIRST_WORD_CHARS = 16  # enough of a sentence's opening for its first word ("它们", "これ", "these")
+
+
+def opens_pointing_back(text: str, lang: str | None) -> bool:
+    """The sentence's first word points back to the previous sentence's subject ("This…",
+    "これにより…", "该模型…"): a whole word of the language's `anaphora`, as its word segmenter cuts
+    it, so that words which merely begin alike do not ("Items…", "此外" besides, "其他" other,
+    "本番" production, "それぞれ" each)."""
+    opening = text.lstrip()[:_FIRST_WORD_CHARS]
+    if not opening:
+        return False
+    if ord(opening[0]) > 0x2E7F:
+        # spaCy comes with the first CJK sentence that needs it, as in `meaning.concepts`
+        from .nlp import words
+
+        first = next(iter(words(opening, profile(lang).code)), "")
+    else:
+        latin = re.match(r"[A-Za-z]+", opening)
+        first = latin.group() if latin else ""
+    return first.casefold() in profile(lang).anaphora
+
+
 _OPENING_CHARS = 8  # a clause's opening: a connective before the phrase ("ただし、この機能", "However, this feature")
 
 
