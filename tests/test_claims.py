@@ -225,6 +225,23 @@ def test_a_default_backend_a_sentence_enables_is_one_value_however_its_plus_is_s
         assert related(claims_of(text, lang, release=None)) == {("foostore", "default_backend", "mkldnn+acl", True)}, text
 
 
+def test_a_relation_belongs_to_the_name_acting_not_to_the_tool_it_uses():
+    """ "Foo reduces cost by using BarCache to offload weights to CPU": Foo offloads, BarCache is how;
+    a tool alone in its clause is still the subject; a translator's verb and the original word in
+    brackets ("转移到", "卸载(Offload)到") are the relation's."""
+    both = {("fooserve", "offload_target", "cpu", True), ("fooserve", "offload_target", "nvme", True)}
+    for text, lang in (
+        ("FooServe reduces inference cost by using BarCache to offload model weights to CPU or NVMe memory.", "en"),
+        ("FooServe 通过使用BarCache将模型权重卸载(Offload)到CPU或NVMe内存，降低了推理成本。", "zh"),
+        ("FooServe 借助 BarCache 将模型权重转移到 CPU 或 NVMe。", "zh"),
+        ("FooServe は BarCache を使用してモデルの重みを CPU または NVMe メモリにオフロードします。", "ja"),
+    ):
+        assert related(claims_of(text, lang, release=None)) == both, text
+    assert related(claims_of("Weights are offloaded to NVMe using BarCache.", "en", release=None)) == {
+        ("barcache", "offload_target", "nvme", True)
+    }
+
+
 def test_a_relation_its_clause_denies_is_no_claim():
     for text, lang in (
         ("The default FooStore backend is no longer Gloo.", "en"),

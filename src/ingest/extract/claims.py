@@ -43,6 +43,7 @@ from .subjects import (
     nearest,
     opens_pointing_back,
     points_back,
+    relation_candidates,
     slug,
     subject_mentions,
     tagged_feature,
@@ -156,7 +157,7 @@ class ClaimBuilder:
                 near = max(low, match.start() - _NEGATION_WINDOW), min(high, match.end() + _NEGATION_WINDOW)
                 if rules.negation.search(segment.text, *near):
                     continue  # "不再采用 Ray 作为默认后端", "does not offload to CPU": what it denies
-                subject = self._relation_subject(segment, start, end)
+                subject = self._relation_subject(segment, match.start(), start, end)
                 if subject is None:
                     continue
                 for term in terms(match["value"], start):
@@ -174,15 +175,11 @@ class ClaimBuilder:
                     )
         return claims
 
-    def _relation_subject(self, segment: SegmentInput, start: int, end: int) -> SubjectMention | None:
-        """The subject nearest to a relation's value in its clause (a sure one first, then a name
-        the glossary does not know: "ZeRO-Infinity offloads…"), else the section's."""
-        clause_start, clause_end = clause_bounds(segment.text, start)
-        outside = [
-            m
-            for m in self._mentions(segment)
-            if (m.end <= start or m.start >= end) and clause_start <= m.start and m.end <= clause_end
-        ]
+    def _relation_subject(self, segment: SegmentInput, phrase: int, start: int, end: int) -> SubjectMention | None:
+        """The subject nearest to a relation's value among the names that may do it
+        (`relation_candidates`): a sure one first, then a name the glossary does not know; else the section's."""
+        clause = clause_bounds(segment.text, start)
+        outside = relation_candidates(self._mentions(segment), segment.text, segment.lang, clause, phrase, (start, end))
         specific = [m for m in outside if is_specific(m, segment.entities)]
         return nearest(specific, start, end) or nearest(outside, start, end) or self.section_subject
 

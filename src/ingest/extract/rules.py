@@ -40,6 +40,8 @@ class Rules:
     shares_after: list[re.Pattern]  # ...and a share to the set after it ("97.5% of the 193 models")
     fraction_factor: re.Pattern  # words after a fraction that make it a factor ("1/4に")
     negation: re.Pattern  # words that deny a relation phrase next to them ("不再", "no longer"): none is read there
+    instrument_before: re.Pattern  # words right before a name that make it a tool ("using DeepNVMe", "借助 X")
+    instrument_after: re.Pattern  # ...and right after it ("DeepNVMe を使用して")
     prefilter: Prefilter | None = dataclasses.field(default=None, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -166,7 +168,14 @@ def rules_for(*codes: str | None) -> Rules:
             rf"\s?(?:{alternation(w for rules in rule_sets for w in rules.get('fraction_factor_words', []))})"
         ),
         negation=re.compile(_alternation([p for rules in rule_sets for p in rules.get("negations", [])] or ["(?!)"]), re.I),
+        instrument_before=re.compile(rf"(?:{_instruments(rule_sets, 'before')})\s?$", re.I),
+        instrument_after=re.compile(rf"^\s?(?:{_instruments(rule_sets, 'after')})", re.I),
     )
+
+
+def _instruments(rule_sets: list[dict], side: str) -> str:
+    """The words of `instruments` (lang/<code>/rules.yaml) written on one side of a name, as an alternation."""
+    return _alternation([p for rules in rule_sets for p in (rules.get("instruments") or {}).get(side, [])] or ["(?!)"])
 
 
 @lru_cache(maxsize=1)

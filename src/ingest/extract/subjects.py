@@ -21,7 +21,7 @@ from ..lang import clause_mark_chars, every_language, profile, quotation_pairs, 
 from .entities import HARDWARE, MATURITY, VERSION, Entity
 from .glossary import SubjectMention, glossary, glossary_mentions
 from .notation import alternation
-from .rules import coordination, is_release_product, not_names, release_products_named
+from .rules import coordination, is_release_product, not_names, release_products_named, rules_for
 
 # A Latin product name: a capitalised or camel-cased word or run of them ("TorchInductor",
 # "ZeRO++", "Flight Recorder"), a dotted identifier ("torch.compile"), or a lower-case word
@@ -195,6 +195,40 @@ def head_mention(mentions: Sequence[SubjectMention], lang: str) -> SubjectMentio
     if not candidates:
         return None
     return candidates[-1] if profile(lang).head_final else candidates[0]
+
+
+_INSTRUMENT_CHARS = 16  # room for the words that make a name a tool ("by means of", "を使用して")
+
+
+def relation_candidates(
+    mentions: Sequence[SubjectMention],
+    text: str,
+    lang: str | None,
+    clause: tuple[int, int],
+    phrase: int,
+    value: tuple[int, int],
+) -> list[SubjectMention]:
+    """The names of a relation's clause that may be what does it ("ZeRO-Infinity offloads…"): not its
+    value, not its verb's original in brackets inside the phrase at `phrase` ("卸载(Offload)到"), and
+    not a tool where another name is there ("…by using DeepNVMe to offload", "借助 X", "X を使用して":
+    `instruments` in lang/<code>/rules.yaml)."""
+    (low, high), (start, end) = clause, value
+    in_clause = [
+        m
+        for m in mentions
+        if (m.end <= start or m.start >= end)
+        and low <= m.start
+        and m.end <= high
+        and not (phrase < m.start < start and text[m.start - 1] == "(")
+    ]
+    rules = rules_for(lang)
+    acting = [
+        m
+        for m in in_clause
+        if not rules.instrument_before.search(text, max(0, m.start - _INSTRUMENT_CHARS), m.start)
+        and not rules.instrument_after.match(text[m.end : m.end + _INSTRUMENT_CHARS])
+    ]
+    return acting or in_clause
 
 
 _FIRST_WORD_CHARS = 16  # enough of a sentence's opening for its first word ("它们", "これ", "these")
