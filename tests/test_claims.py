@@ -408,3 +408,42 @@ def test_only_a_whole_pointing_word_gives_a_value_the_previous_sentences_subject
         ("cuDNN 9.1 throughput improved 2x over the last release.", "It also improved latency by 30%.", "en"),
     ):
         assert second_subjects(first, second, lang) == {"cudnn-9-1"}, second
+
+
+def test_a_figure_nothing_names_is_the_releases_and_only_corroborates():
+    """ "The models support a context length of up to 128K tokens": no name, no section subject; the
+    release's fact, which other sources may confirm but never contradict (it may be a part's)."""
+    text = "## What's new\n\nThe models support a context length of up to 128K tokens.\n"
+    (claim,) = [c for c in claims_of(text, "en", fmt="markdown", release="quuxlm 2.5") if c.attribute == "tokens"]
+    assert (claim.subject, claim.value, claim.release, claim.set_valued) == ("quuxlm", "128000 tokens", "quuxlm 2.5", True)
+
+
+def test_a_title_naming_the_release_is_about_the_release_not_its_maker():
+    text = "# FooCorp、オープンなLLM「QuuxLM 2.5」公開\n\nコンテキスト長は最大128Kトークン。\n"
+    claims = build_claims(
+        "doc",
+        "ja",
+        "quuxlm 2.5",
+        [
+            SegmentInput(s.seg_idx, s.kind, "ja", s.text, None, s.section, find_entities(s.text, "ja"))
+            for s in segment(clean(text, "markdown"))
+        ],
+        title="FooCorp、オープンなLLM「QuuxLM 2.5」公開",
+    )
+    assert {(c.subject, c.attribute) for c in claims if c.seg_idx == 1} == {("quuxlm", "tokens")}
+
+
+def test_a_date_is_what_its_sentence_says_it_is_the_date_of_and_only_corroborates():
+    """A release date and an end of life, in any language: of the numbered release the sentence names,
+    else of the document's release; never of the organisation announcing it; time zones put one
+    release on two dates, so dates corroborate only."""
+    for text, lang, expected in (
+        ("September 26, 2024 - The Frobnix Group today announced the release of Frobnix 17.", "en", ("frobnix", "release_date")),
+        ("Frobnix Groupは2024年9月26日、「Frobnix 17」正式版のリリースを発表しました。", "ja", ("frobnix", "release_date")),
+        ("2024 年 9 月 26 日，Frobnix 开发组宣布 Frobnix 17 正式版发布。", "zh", ("frobnix", "release_date")),
+        ("Frobnix 12 will reach end of life on November 14, 2024.", "en", ("frobnix-12", "end_of_life")),
+        ("Frobnix 12 将于 2024 年 11 月 14 日停止维护。", "zh", ("frobnix-12", "end_of_life")),
+    ):
+        dated = [c for c in claims_of(text, lang, release="frobnix 17") if c.attribute in ("release_date", "end_of_life")]
+        assert [((c.subject, c.attribute), c.set_valued) for c in dated] == [(expected, True)], text
+    assert claims_of("The survey ran until June 3, 2024.", "en", release="frobnix 17") == []

@@ -39,6 +39,13 @@ def test_versions(text, lang, norm):
         ("Accelerate 1.0.0rc1 を公開", "ja", "accelerate 1.0.0rc1"),
         ("在Llama 3.1上", "zh", "llama 3.1"),
         ("Kubernetes 1.29では", "ja", "kubernetes 1.29"),
+        # a bare major version, where a release or a minimum follows it
+        ("Frobnix 17 Released!", "en", "frobnix 17"),
+        ("「Frobnix 17」正式版リリース。", "ja", "frobnix 17"),
+        ("Frobnix 17 正式发布：", "zh", "frobnix 17"),
+        ("Quux.js 22 is now generally available", "en", "quux-js 22"),
+        ("now requires LLVM 10 or later", "en", "llvm 10"),
+        ("LLVM 10以降が必要", "ja", "llvm 10"),
     ],
 )
 def test_versions_of_products_no_list_names(text, lang, norm):
@@ -56,6 +63,9 @@ def test_versions_of_products_no_list_names(text, lang, norm):
         "Bar 3.8-3.11",
         "Why 1.0?",
         "Build 22631.3880",
+        "Frobnix 17 introduces a new memory structure",  # a bare integer without a cue
+        "Top 10 features",
+        "GPU 1 and GPU 2",
     ],
 )
 def test_what_is_no_version_of_an_unlisted_product(text):

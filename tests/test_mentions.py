@@ -6,6 +6,7 @@ import pytest
 
 from ingest.check.align import AlignSegment, compare_renderings
 from ingest.check.align.compare import counted_equivalents, match_mentions
+from ingest.check.thresholds import ALIGNED_CONTRADICTION_CONFIDENCE
 from ingest.extract.reader import DATE, IDENTIFIER, MODEL, QUANTITIES, REFERENCE, URL, VERSION
 from ingest.extract.reader import read as find_mentions
 
@@ -104,21 +105,32 @@ def test_a_range_agrees_with_its_two_ends_written_apart():
     zh = find_mentions("我们将NVMe SSD的数量从1扩展到4", "zh")
     for a, b in ((en, zh), (zh, en)):
         assert [p.relation for p in match_mentions(a, b)] == ["agree"]
-    assert match_mentions(en, find_mentions("我们将NVMe SSD的数量从1扩展到5", "zh")) == []
+    # one end changed: the figure next to the agreed end is the other end
+    changed = find_mentions("我们将NVMe SSD的数量从1扩展到5", "zh")
+    for a, b in ((en, changed), (changed, en)):
+        assert sorted((p.relation, p.a.text, p.b.text) for p in match_mentions(a, b)) in (
+            [("changed", "1 to 4", "5")],
+            [("changed", "5", "1 to 4")],
+        )
+    low_changed = find_mentions("我们将NVMe SSD的数量从2扩展到4", "zh")
+    assert [(p.relation, p.a.text, p.b.text) for p in match_mentions(en, low_changed)] == [("changed", "1 to 4", "2")]
 
 
 def test_counted_nouns_the_renderings_tie_by_an_agreed_figure_count_one_thing():
     """The dictionaries gloss 查询 as "check, inquire" and クエリ as "query": no shared concept. A
-    figure the two renderings agree on ties them, so a changed figure counting them pairs; another
-    noun stays another thing, and a figure naming no noun is no rival of two that name one thing."""
+    figure the two renderings agree on ties them, so a changed figure counting them pairs surely;
+    untied, the last figure left beside an agreed one is only a possible change. Another noun stays
+    another thing, and a figure naming no noun is no rival of two that name one thing."""
     zh = find_mentions("服务器的吞吐量为 1.46 查询/秒，而集群达到了 23.7 查询/秒。", "zh")
     ja = find_mentions("サーバーのスループットは1.49クエリ/秒で、クラスタでは23.7クエリ/秒に達します。", "ja")
-    assert [(p.relation, p.a.text, p.b.text) for p in match_mentions(zh, ja)] == [("agree", "23.7", "23.7")]
+    untied = [(p.relation, p.a.text, p.b.text, p.certainty < ALIGNED_CONTRADICTION_CONFIDENCE) for p in match_mentions(zh, ja)]
+    assert untied == [("agree", "23.7", "23.7", False), ("changed", "1.46", "1.49", True)]
     equivalents = counted_equivalents(match_mentions(zh, ja))
-    assert [(p.relation, p.a.text, p.b.text) for p in match_mentions(zh, ja, equivalents)] == [
-        ("agree", "23.7", "23.7"),
-        ("changed", "1.46", "1.49"),
+    tied = [
+        (p.relation, p.a.text, p.b.text, p.certainty < ALIGNED_CONTRADICTION_CONFIDENCE)
+        for p in match_mentions(zh, ja, equivalents)
     ]
+    assert tied == [("agree", "23.7", "23.7", False), ("changed", "1.46", "1.49", False)]
     assert match_mentions(find_mentions("有 5 个副本。", "zh"), find_mentions("7クエリ/秒。", "ja"), equivalents) == []
     zh, ja = find_mentions("集群达到了 23.0 查询/秒。", "zh"), find_mentions("1つのレプリカで23.7クエリ/秒に達します。", "ja")
     assert [(p.relation, p.a.text, p.b.text) for p in match_mentions(zh, ja, equivalents)] == [("changed", "23.0", "23.7")]
@@ -203,3 +215,27 @@ def test_every_mention_slices_its_segment():
     text = "最终，我们生成了 3900 万合成数据，规模达到了 20 亿，涵盖主题超过 3.4 万 (v1.2, A100, 图5)。"
     for mention in find_mentions(text, "zh"):
         assert text[mention.start : mention.end] == mention.text
+
+
+def test_the_last_figure_beside_agreed_ones_is_a_possible_change_whatever_its_noun():
+    """A list whose other figures agree leaves one slot on each side: changed, though the dictionaries
+    do not tie 功能 to "feature"; never sure enough for a contradiction, and never between figures far
+    apart (another quantity, not an edit) or without an agreed figure beside them."""
+    en = find_mentions("To see a full list of public 2.1, 2.0, and 1.16 feature submissions click here.", "en")
+    zh = find_mentions("要查看公共2.1、2.0和1.13功能提交的完整列表，请单击此处。", "zh")
+    pairs = match_mentions(en, zh)
+    assert [(p.relation, p.a.text, p.b.text) for p in pairs] == [
+        ("agree", "2.1", "2.1"),
+        ("agree", "2.0", "2.0"),
+        ("changed", "1.16", "1.13"),
+    ]
+    assert pairs[-1].certainty < ALIGNED_CONTRADICTION_CONFIDENCE
+    far = find_mentions("该模型有 7 个变体，使用了 1000 个 GPU。", "zh")
+    assert [p.relation for p in match_mentions(find_mentions("It has 7 variants trained on 2 trillion tokens.", "en"), far)] == [
+        "agree"
+    ]
+    alone = (
+        find_mentions("服务器的吞吐量为 1.46 查询/秒。", "zh"),
+        find_mentions("サーバーのスループットは1.49クエリ/秒です。", "ja"),
+    )
+    assert match_mentions(*alone) == []

@@ -17,6 +17,10 @@ def evaluate(
         Path("../shared"),
         help="The folder holding the labelled corpora corpus, corpus2, corpus3 and corpus4 (each skipped if absent).",
     ),
+    new_domains: Path = typer.Option(
+        Path("tests/newdomain"),
+        help="Independent write-ups of releases in domains absent from --shared, labelled in LABELS/newdomain (if present).",
+    ),
     part: str = typer.Option("all", help="Which parts of the keys to show: tuned, blind or all."),
     show_errors: int = typer.Option(0, help="Print up to N missed and N extra entities."),
     misses: bool = typer.Option(
@@ -31,7 +35,9 @@ def evaluate(
     for folder in (shared / name for name in ("corpus", "corpus2", "corpus3", "corpus4")):
         if not folder.is_dir():
             warn(f"{folder} not found; its labels are not scored")
-    result = score(labels, seeds, shared)
+    if not new_domains.is_dir():
+        warn(f"{new_domains} not found; its labels are not scored")
+    result = score(labels, seeds, shared, new_domains=new_domains if new_domains.is_dir() else None)
     table = Table("what", "gold", "predicted", "matched", "precision", "recall")
     for row in report_rows(result, ("tuned", "blind") if part == "all" else (part,)):
         table.add_row(*(str(v) for v in row))
@@ -47,7 +53,10 @@ def evaluate(
             say(f"  false pair: {' ~ '.join(sorted(pair))}")
         for pair in sorted(pairs.gold - pairs.predicted, key=sorted):
             say(f"  missed pair: {' ~ '.join(sorted(pair))}")
-        for name, scores in (*result.renderings.items(), ("across articles", result.cross_articles)):
+        keys = [*result.renderings.items(), ("across articles", result.cross_articles)]
+        if result.new_domains:
+            keys.append(("new domains, across articles", result.new_domains))
+        for name, scores in keys:
             say(f"{name}:")
             for line in renderings.report_lines({"tuned": scores["tuned"]}):
                 say(f"  {line}")

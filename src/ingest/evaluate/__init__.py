@@ -4,7 +4,9 @@
 - changes and agreements between renderings of one article in ../shared/corpus2, corpus3 and
   corpus4 against tests/labels/<folder>/ (`renderings`), and which documents are renderings of
   one article at all (`pairs`: tests/labels/<folder>/PAIRS.yaml, corpus2's SOURCES.tsv groups);
-- facts that different articles state, across all of them, against tests/labels/claims.
+- facts that different articles state, across all of them, against tests/labels/claims;
+- the same on independent write-ups of releases in domains absent from ../shared (tests/newdomain,
+  written and labelled here by a helper that never saw the program: tests/labels/newdomain).
 
 Each key with a held-out part (`blind`) reports it apart from the part the rules were tuned on.
 """
@@ -38,12 +40,13 @@ class Report:
     renderings: dict[str, dict[str, PartScore]]  # folder -> part -> score
     cross_articles: dict[str, PartScore]
     pairs: dict[str, PairScore]  # part -> score
+    new_domains: dict[str, PartScore] | None = None  # part -> score, when the new-domain articles are given
 
 
-def _inputs(seeds: Path, shared: Path | None) -> list[Path]:
-    """The labelled articles: the seeds, ../shared/corpus, and the articles of the renderings folders
-    (not their README or answer key)."""
-    inputs = [seeds]
+def _inputs(seeds: Path, shared: Path | None, new_domains: Path | None) -> list[Path]:
+    """The labelled articles: the seeds, ../shared/corpus, the articles of the renderings folders
+    (not their README or answer key) and the new-domain write-ups."""
+    inputs = [seeds, *(sorted(new_domains.glob("*.md")) if new_domains else [])]
     if shared and (shared / "corpus").is_dir():
         inputs.append(shared / "corpus")
     for folder in RENDERING_FOLDERS:
@@ -52,17 +55,24 @@ def _inputs(seeds: Path, shared: Path | None) -> list[Path]:
     return inputs
 
 
-def evaluate(labels_dir: Path, seeds: Path, shared: Path | None = None, warehouse_path: Path | None = None) -> Report:
+def evaluate(
+    labels_dir: Path,
+    seeds: Path,
+    shared: Path | None = None,
+    warehouse_path: Path | None = None,
+    new_domains: Path | None = None,
+) -> Report:
     """Ingest the labelled articles into a scratch warehouse (no translation) and score every key."""
     with tempfile.TemporaryDirectory() as scratch:
         db = warehouse_path or Path(scratch) / "eval.duckdb"
-        run_pipeline(_inputs(seeds, shared), db, None, engine=UntranslatedEngine())
+        run_pipeline(_inputs(seeds, shared, new_domains), db, None, engine=UntranslatedEngine())
         con = warehouse.connect(db, read_only=True)
         try:
             labelled = [
                 doc for (doc,) in con.execute("SELECT doc_id FROM documents").fetchall() if doc.startswith(("seeds/", "corpus/"))
             ]
             findings = renderings.findings_from(con)
+            across = renderings.across_articles(con, findings)
             keys = {
                 folder: _score_key(labels_dir / folder, findings)
                 for folder in RENDERING_FOLDERS
@@ -71,8 +81,9 @@ def evaluate(labels_dir: Path, seeds: Path, shared: Path | None = None, warehous
             return Report(
                 score_claims(con, labels_dir, labelled),
                 keys,
-                _score_key(labels_dir / "claims", renderings.across_articles(con, findings)),
+                _score_key(labels_dir / "claims", across),
                 pairs.score_pairs(con, labels_dir, shared, RENDERING_FOLDERS),
+                _score_key(labels_dir / "newdomain", across) if new_domains else None,
             )
         finally:
             con.close()
@@ -134,6 +145,8 @@ def report_rows(report: Report, parts: Sequence[str] = renderings.PARTS) -> list
     for part in parts:
         rows += pairs.rows(report.pairs[part], part)
     keys = [(f"renderings ({folder})", scores) for folder, scores in report.renderings.items()]
+    if report.new_domains:
+        keys.append(("new domains, across articles", report.new_domains))
     for name, scores in (*keys, ("across articles", report.cross_articles)):
         for part in parts:
             rows += _part_rows(name, part, scores[part])

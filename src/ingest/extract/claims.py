@@ -1,21 +1,19 @@
 """Entities to normalised claims: subject, attribute, value, qualifier, baseline, conditions, release.
 
-A claim's subject is the nearest candidate in its clause (`subjects`: glossary mentions
-first, then names the glossary does not know, as slugs), else the subject of its section
-heading; with none, claims about counts fall back to the release's product and other values
-are dropped rather than guessed. Its conditions (`conditions`: hardware, GPU count, model
-size, precision, phase) and baseline ("vs FlashAttentionV2") are part of what it is compared
-under.
+A claim's subject is the nearest candidate in its clause (`subjects`: glossary mentions first, then
+names the glossary does not know, as slugs), else the subject of its section heading, else the
+release's product (then the claim only corroborates). Its conditions (`conditions`: hardware, GPU
+count, model size, precision, phase) and baseline ("vs FlashAttentionV2") are part of what it is
+compared under.
 
-The release a claim belongs to is the product version named by its section heading, else by
-its sentence (for an article that names no release), else the document's (`document_release`);
+The release a claim belongs to is the product version named by its section heading, else by its
+sentence (for an article that names no release), else the document's (`document_release`);
 `release_source` says which.
 
-Some values are one of several a subject has (`set_valued`): the sizes of a model family, the
-Python versions a release supports ("支援 Python 3.12"), values a relation phrase names in words
-("CPUまたはNVMeメモリにオフロード": `phrases`). They corroborate, never contradict. A supported
-version belongs to the release its sentence is about, which may be another release of the
-article's product ("従来のPyTorch 2.4では…Python 3.12対応" in a 2.5 article).
+Some values are one of several a subject has (`set_valued`): the sizes of a model family, the Python
+versions a release supports ("支援 Python 3.12"), values a relation phrase names in words ("CPUまたは
+NVMeメモリにオフロード": `phrases`), dates. They corroborate, never contradict. A supported version
+belongs to the release its sentence is about, maybe another release of the article's product.
 """
 
 from __future__ import annotations
@@ -28,7 +26,7 @@ from dataclasses import dataclass
 from ..lang import common_rules
 from ..records import HEADING, TABLE_ROW, cell_spans
 from .conditions import conditions
-from .entities import COUNT, HARDWARE, MATURITY, MULTIPLIER, PERCENT, QUANTITY, VERSION, Entity
+from .entities import COUNT, DATE, HARDWARE, MATURITY, MULTIPLIER, PERCENT, QUANTITY, VERSION, Entity
 from .glossary import SubjectMention, glossary
 from .notation import hedged_bounds, model_size
 from .phrases import attribute_near, baseline_near, clause_bounds, dependency_versions, is_baseline, share_of_counted, terms
@@ -136,10 +134,12 @@ class ClaimBuilder:
         return claims
 
     def _mentions(self, segment: SegmentInput) -> list[SubjectMention]:
-        """The segment's candidate subjects, without the article's own product named bare: "Quuxly"
-        in an article about Quuxly 3.5 is its release, as "PyTorch" is (a listed product's bare name
-        is never a subject; a product no list names is known from the article's release)."""
-        return [m for m in subject_mentions(segment.text, segment.entities) if m.subject != self.doc_product]
+        """The segment's candidate subjects, without the article's own product named bare or with the
+        release's version: "Quuxly" or "PostgreSQL 17" in an article about that release is the release,
+        as "PyTorch" is (a listed product's bare name is never a subject; a product no list names is
+        known from the article's release)."""
+        own = {self.doc_product, slug(self.doc_release or "")}
+        return [m for m in subject_mentions(segment.text, segment.entities) if m.subject not in own]
 
     def _relations(self, segment: SegmentInput) -> list[Claim]:
         """ "CPUまたはNVMeメモリにオフロード", "默认服务器后端切换为 libuv": a value named in words
@@ -213,6 +213,8 @@ class ClaimBuilder:
         self.section_subject = tagged_feature(segment.text, segment.entities) or head_mention(mentions, segment.lang)
         # (a heading may name another release of the article's product, listed or not: "vLLM 0.5 の変更点")
         named = releases_in(segment.entities, [self.doc_product] if self.doc_product else [])
+        if segment.text == self.title and self.doc_release in named:
+            self.section_subject = None  # a title naming the release is about it ("Alibaba、「Qwen2.5」公開")
         if named and segment.text != self.title:
             self.release, self.release_source = named[0], "heading"
         section_maturity = self._maturity_section(segment.text)
@@ -330,19 +332,16 @@ class ClaimBuilder:
         if entity.label in (PERCENT, MULTIPLIER):
             baseline, baseline_span = baseline_near(segment.text, segment.lang, entity.start, entity.end)
         subject = self._value_subject(segment, entity, mentions, attribute, baseline_span)
+        # A figure whose sentence, section and context name nothing is the release's ("the models
+        # support a context length of up to 128K tokens"): it corroborates what other sources say of
+        # the release, never contradicts it (the sentence may speak of a part no name tells). A date
+        # only corroborates too: time zones put one release on two dates.
+        of_release = subject is None and (subject := self._release_subject()) is not None
         if subject is None:
             return []
+        value, corroborates = entity.norm + (entity.unit if entity.unit in ("%", "x") else ""), of_release or entity.label == DATE
         return [
-            self._claim(
-                segment,
-                subject,
-                attribute,
-                entity.norm + (entity.unit if entity.unit in ("%", "x") else ""),
-                entity.start,
-                entity.end,
-                entity,
-                baseline,
-            )
+            self._claim(segment, subject, attribute, value, entity.start, entity.end, entity, baseline, set_valued=corroborates)
         ]
 
     def _value_attribute(self, segment: SegmentInput, entity: Entity) -> str | None:
@@ -350,6 +349,8 @@ class ClaimBuilder:
             return _COUNT_ATTRIBUTES.get(entity.unit or "")
         if entity.label == QUANTITY:
             return _QUANTITY_ATTRIBUTES.get(entity.unit or "")
+        if entity.label == DATE:
+            return attribute_near(segment.text, segment.lang, entity.start, entity.end, of_date=True)
         if entity.label == PERCENT and (share := share_of_counted(segment.text, segment.lang, entity, segment.entities)):
             return share
         if entity.label in (PERCENT, MULTIPLIER):
@@ -372,6 +373,9 @@ class ClaimBuilder:
         clause_start, clause_end = clause_bounds(segment.text, entity.start)
         in_clause = [m for m in usable if clause_start <= m.start and m.end <= clause_end]
         specific = [m for m in usable if is_specific(m, segment.entities)]
+        if entity.label == DATE:  # a release's date ("PostgreSQL 12 reaches end of life on…"), not its maker's nor a section's
+            numbered = [m for m in in_clause if m.surface[-1:].isdigit()]
+            return nearest(specific, entity.start, entity.end) or nearest(numbered, entity.start, entity.end)
         # A subject the glossary knows (or a versioned product), in the clause or the sentence; else
         # the one a sentence opening with "this"/"これ" refers back to; else the section's; only then
         # a name the glossary does not know (a name in the sentence may be a benchmark or a workload).

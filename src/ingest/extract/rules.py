@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, cast
 
-from ..lang import FALLBACK, LanguageProfile, common_rules, every_language, profile, profiles
+from ..lang import FALLBACK, LanguageProfile, common_rules, every_language, profile, profiles, quotation_pairs
 from .notation import alternation, vocabulary
 from .prefilter import Prefilter
 
@@ -29,6 +29,7 @@ class Rules:
     maturity_sections: list[tuple[str, re.Pattern]]
     other_sections: re.Pattern
     attributes: list[tuple[str, re.Pattern]]
+    date_attributes: list[tuple[str, re.Pattern]]  # what a date is the date of ("released", "停止维护")
     qualifiers: list[tuple[str, re.Pattern]]  # words right before a value that hedge it ("nearly")
     qualifiers_after: list[tuple[str, re.Pattern]]  # ...and right after it, past its unit ("以上", "+")
     baselines: list[re.Pattern]
@@ -144,6 +145,7 @@ def rules_for(*codes: str | None) -> Rules:
             _alternation([s for rules in rule_sets for s in rules.get("other_sections", [])] or ["(?!)"]), re.I
         ),
         attributes=_keyed(_merged(rule_sets, "attributes"), flags=re.I),
+        date_attributes=_keyed(_merged(rule_sets, "date_attributes"), flags=re.I),
         # What is written next to a figure, like the figures themselves, is read in every language:
         # prose in one quotes another ("最多13倍" in an English review).
         qualifiers=_keyed(_merged([*every_profile, common], "qualifiers"), flags=re.I),
@@ -239,7 +241,7 @@ def versions_in(text: str, rules: Rules) -> Iterator[Lexical]:
                 version = follow["ver"]
                 yield Lexical(version, follow.start("ver"), follow.end("ver"), f"{product} {version}", product, version)
                 position = follow.end()
-    for match in _open_version().finditer(text):
+    for match in (*_open_version().finditer(text), *_open_major_version().finditer(text)):
         name, version = match["name"], match["ver"]
         product = _slug(name)
         # (a product of the list whose own pattern did not take this is not one of its versions: "Python 3.8-3.11")
@@ -256,6 +258,20 @@ def _open_version() -> re.Pattern:
         # ("Quuxly® 3.5": a registered mark between name and version)
         rf"(?<![A-Za-z0-9_.\-/@#])(?P<name>{shapes['name']})®?\s?(?:v(?=\d))?(?P<ver>{shapes['version']})"
         r"(?![A-Za-z0-9_%×]|\.\d|\s?[-–~]\s?\d)"  # not a range ("Foo 3.8-3.11")
+    )
+
+
+@lru_cache(maxsize=1)
+def _open_major_version() -> re.Pattern:
+    """A bare major version of a product no list names, where a cue of any language follows it
+    (`major_version_cues`), past a closing quote ("「Frobnix 17」正式版")."""
+    shapes = common_rules()["open_versions"]
+    cues = _alternation([str(cue) for cue in every_language("major_version_cues")])
+    closers = re.escape("".join(pair[1] for pair in quotation_pairs()) + "\"”'’")
+    return re.compile(
+        rf"(?<![A-Za-z0-9_.\-/@#])(?P<name>{shapes['name']})®?\s?(?:v(?=\d))?(?P<ver>{shapes['major']})"
+        rf"(?![A-Za-z0-9_%×.,])(?=[{closers}]?\s?(?:{cues}))",
+        re.I,
     )
 
 

@@ -41,6 +41,12 @@ MAGNITUDE, DIGITS, VALUE, VERSION_CHANGE, DATE_CHANGE, NAME, SIZE, LABEL_CHANGE 
 _COMPARED = QUANTITIES | {VERSION, DATE, MODEL, LABEL, IDENTIFIER}
 # How sure a change of a sentence's set of versions is (its versions do not pair one to one).
 _VERSION_SET_CERTAINTY = 0.6
+# How sure the last figure left on both sides of otherwise agreeing sentences is one figure, when
+# the nouns it counts share no concept: under ALIGNED_CONTRADICTION_CONFIDENCE, a possible change.
+_SLOT_CERTAINTY = 0.45
+# How sure the figure next to a range's agreed end is its other end.
+_RANGE_END_CERTAINTY = 0.7
+_NEAR_RATIO = 1.5
 # Hedges that change what a figure claims ("up to 75%" is not "75%"); "about" is how figures are written.
 _MEANINGFUL_HEDGES = frozenset({"up_to", "over", "under", "almost"})
 
@@ -299,36 +305,87 @@ def match_mentions(a: Sequence[Reading], b: Sequence[Reading], equivalents: Equi
             pairs.append(MentionPair(x, y, HEDGE, None, certainty))
         else:
             pairs.append(MentionPair(x, y, CHANGED, change, certainty))
+    slot = _last_slot(pairs, left_a, left_b)
     changed_set = _changed_versions(pairs, left_a, left_b)
-    return pairs + ([changed_set] if changed_set else [])
+    return pairs + [p for p in (slot, changed_set) if p]
+
+
+def _last_slot(pairs: Sequence[MentionPair], left_a: list[Reading], left_b: list[Reading]) -> MentionPair | None:
+    """The one figure left on each side of sentences whose other figures of its kind all agree, though
+    the nouns they count share no concept ("2.1, 2.0 and 1.16 feature submissions" / "2.1、2.0和1.13功能
+    提交": the dictionaries do not tie 功能 to "feature"): one slot, most likely changed, but the nouns
+    leave a doubt, so it is never sure enough to be a contradiction, only a possible one; and only a
+    nearby figure (an edit, not another quantity: "2T tokens" / "1000 个 GPU" stay apart). Both lists
+    lose what pairs."""
+    if len(left_a) != 1 or len(left_b) != 1:
+        return None
+    x, y = left_a[0], left_b[0]
+    if (
+        x.kind not in QUANTITIES
+        or _class(x) != _class(y)
+        or not _units_compatible(x, y)
+        or x.value is None
+        or y.value is None
+        or not any(p.relation == AGREE and _class(p.a) == _class(x) for p in pairs)
+        or not _near(x, y)
+    ):
+        return None
+    left_a.clear()
+    left_b.clear()
+    if _overlap(x, y):
+        return MentionPair(x, y, HEDGE, None, _SLOT_CERTAINTY)
+    return MentionPair(x, y, CHANGED, change_kind(x, y), _SLOT_CERTAINTY)
+
+
+def _near(x: Reading, y: Reading) -> bool:
+    """Two figures within _NEAR_RATIO of each other, as factors for multipliers."""
+    vx, vy = (_factor(x)[0], _factor(y)[0]) if _class(x) == MULTIPLIER else (abs(x.value or 0.0), abs(y.value or 0.0))
+    return vx > 0 and vy > 0 and max(vx, vy) / min(vx, vy) <= _NEAR_RATIO
 
 
 def _ranges_as_ends(ranges: list[Reading], others: list[Reading]) -> list[MentionPair]:
     """A range that the other side writes as its two ends ("from 1 to 4" / "从1扩展到4"): the range
-    agrees with its low end, and the high end is spoken for. Both lists lose what pairs."""
+    agrees with its low end, and the high end is spoken for. When only one end agrees, the figure
+    written next to it on that side is the other end, changed ("from 1 to 7" / "从1扩展到4"). Both
+    lists lose what pairs."""
     pairs = []
     for x in [m for m in ranges if m.kind in QUANTITIES and m.value is not None and (m.value_max or m.value) > m.value]:
         ends = [
-            next(
-                (
-                    y
-                    for y in others
-                    if _class(y) == _class(x)
-                    and y.value_max == y.value
-                    and _units_compatible(x, y)
-                    and _values_agree(end, x.tol, y.value, y.tol)
-                ),
-                None,
-            )
+            next((y for y in others if _may_be_end(x, y) and _values_agree(end, x.tol, y.value, y.tol)), None)
             for end in (x.value, x.value_max)
         ]
-        if ends[0] is None or ends[1] is None or ends[0] is ends[1]:
+        low, high = ends
+        if low is not None and high is not None and low is not high:
+            pairs.append(MentionPair(x, low, AGREE, None, 1.0))
+        elif (low is None) != (high is None):
+            agreed = low or high
+            assert agreed is not None
+            peers = sorted((y for y in others if y is not agreed and _may_be_end(x, y)), key=lambda y: y.start)
+            after = (
+                [y for y in peers if y.start > agreed.start] if low else [y for y in reversed(peers) if y.start < agreed.start]
+            )
+            if not after or not _same_counted(x, after[0]):
+                continue
+            low, high = (agreed, after[0]) if low else (after[0], agreed)
+            changed = after[0]
+            pairs.append(MentionPair(x, changed, CHANGED, change_kind(_end(x, low is agreed), changed), _RANGE_END_CERTAINTY))
+        else:
             continue
         ranges.remove(x)
-        others.remove(ends[0])
-        others.remove(ends[1])
-        pairs.append(MentionPair(x, ends[0], AGREE, None, 1.0))
+        others.remove(low)
+        others.remove(high)
     return pairs
+
+
+def _may_be_end(x: Reading, y: Reading) -> bool:
+    """`y`, a single figure, may be written for an end of the range `x`."""
+    return _class(y) == _class(x) and y.value_max == y.value and _units_compatible(x, y)
+
+
+def _end(x: Reading, high: bool) -> Reading:
+    """One end of a range as a figure of its own."""
+    value = x.value_max if high else x.value
+    return Reading(x.kind, x.text, x.start, x.end, value, value, x.tol, x.norm, x.unit, x.qualifier, x.digits, x.name, x.counted)
 
 
 def _swapped(pair: MentionPair) -> MentionPair:
