@@ -447,3 +447,28 @@ def test_a_date_is_what_its_sentence_says_it_is_the_date_of_and_only_corroborate
         dated = [c for c in claims_of(text, lang, release="frobnix 17") if c.attribute in ("release_date", "end_of_life")]
         assert [((c.subject, c.attribute), c.set_valued) for c in dated] == [(expected, True)], text
     assert claims_of("The survey ran until June 3, 2024.", "en", release="frobnix 17") == []
+
+
+def test_a_benchmark_score_is_the_named_models_in_every_language():
+    """ "83.1 on MATH", "MATHで81.3", "在 MATH 上得分 83.1": a score of the model the sentence names
+    (a model of another size is another subject), keyed by the benchmark; not a benchmark named as
+    subject, not a platform or hardware ("2.5 on Linux"); without a model, the release's, corroborating."""
+    scores = lambda text, lang: {  # noqa: E731
+        (c.subject, c.attribute, c.value, c.set_valued)
+        for c in claims_of(text, lang, release="quuxlm 2.5")
+        if c.attribute.startswith("score_")
+    }
+    for text, lang in (
+        ("QuuxLM2.5-72B-Instruct scores 86.8 on MMLU-redux and 83.1 on MATH.", "en"),
+        ("旗艦モデルのQuuxLM2.5-72B-Instructは、MMLU-reduxで86.8、数学ベンチマークのMATHで83.1を記録した。", "ja"),
+        ("QuuxLM2.5-72B-Instruct 在 MMLU-redux 上得分 86.8，在 MATH 上得分 83.1。", "zh"),
+    ):
+        assert scores(text, lang) == {
+            ("quuxlm2-5-72b-instruct", "score_mmlu-redux", "86.8", False),
+            ("quuxlm2-5-72b-instruct", "score_math", "83.1", False),
+        }, text
+    assert scores("QuuxLM2.5-7B-Instruct 的 HumanEval 得分为 84.8。", "zh") == {
+        ("quuxlm2-5-7b-instruct", "score_humaneval", "84.8", False)
+    }
+    assert scores("It runs 2.5 on Linux and 3.5 on H100.", "en") == set()
+    assert scores("The instruction-tuned model reaches 72.6 on MMLU.", "en") == {("quuxlm", "score_mmlu", "72.6", True)}

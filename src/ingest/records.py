@@ -171,6 +171,36 @@ class PreparedDocument:
     limited: bool = False
 
 
+@dataclass(frozen=True)
+class Claim:
+    """A normalised fact of one sentence (`extract.claims`): a row of table `claims`."""
+
+    claim_id: str
+    doc_id: str
+    seg_idx: int
+    subject: str
+    subject_text: str
+    attribute: str
+    value: str
+    value_num: float | None
+    value_max: float | None
+    value_tol: float | None
+    value_low: float | None  # the interval its hedge allows (`notation.hedged_bounds`)
+    value_high: float | None
+    unit: str | None
+    qualifier: str
+    baseline: str | None
+    conditions: str | None  # "gpus=64;hw=nvidia-a100": what the value holds under
+    release: str | None
+    release_source: str | None  # heading | sentence | title | body: where the release comes from
+    subject_source: str  # glossary | name | heading | release | model (a sized model's name)
+    char_start: int
+    char_end: int
+    evidence: str
+    evidence_en: str | None
+    set_valued: bool = False  # one of several values the subject has: corroborates, never contradicts
+
+
 # The tables a document's rows go to besides `documents`, in load order.
 DOCUMENT_TABLES = ("segments", "entities", "mentions", "claims", "translation_issues", "anchors")
 

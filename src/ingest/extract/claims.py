@@ -21,10 +21,9 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from ..lang import common_rules
-from ..records import HEADING, TABLE_ROW, cell_spans
+from ..records import HEADING, TABLE_ROW, Claim, cell_spans
 from .conditions import conditions
 from .entities import COUNT, DATE, HARDWARE, MATURITY, MULTIPLIER, PERCENT, QUANTITY, VERSION, Entity
 from .glossary import SubjectMention, glossary
@@ -69,34 +68,6 @@ _RELEASE_WIDE_COUNTS = {"contributors", "commits"}
 # Characters around a relation phrase where a negation denies it ("不再采用 Ray 作为默认后端",
 # "Gloo ではなくなりました"); farther away it is another clause's ("しかないユーザでも…").
 _NEGATION_WINDOW = 8
-
-
-@dataclass(frozen=True)
-class Claim:
-    claim_id: str
-    doc_id: str
-    seg_idx: int
-    subject: str
-    subject_text: str
-    attribute: str
-    value: str
-    value_num: float | None
-    value_max: float | None
-    value_tol: float | None
-    value_low: float | None  # the interval its hedge allows (`notation.hedged_bounds`)
-    value_high: float | None
-    unit: str | None
-    qualifier: str
-    baseline: str | None
-    conditions: str | None  # "gpus=64;hw=nvidia-a100": what the value holds under
-    release: str | None
-    release_source: str | None  # heading | sentence | title | body: where the release comes from
-    subject_source: str  # glossary | name | heading | release | model (a sized model's name)
-    char_start: int
-    char_end: int
-    evidence: str
-    evidence_en: str | None
-    set_valued: bool = False  # one of several values the subject has: corroborates, never contradicts
 
 
 # ---- building -----------------------------------------------------------------------------
@@ -157,6 +128,9 @@ class ClaimBuilder:
                 near = max(low, match.start() - _NEGATION_WINDOW), min(high, match.end() + _NEGATION_WINDOW)
                 if rules.negation.search(segment.text, *near):
                     continue  # "不再采用 Ray 作为默认后端", "does not offload to CPU": what it denies
+                if "bench" in pattern.groupindex:
+                    claims += self._score(segment, match)
+                    continue
                 subject = self._relation_subject(segment, match.start(), start, end)
                 if subject is None:
                     continue
@@ -175,11 +149,37 @@ class ClaimBuilder:
                     )
         return claims
 
-    def _relation_subject(self, segment: SegmentInput, phrase: int, start: int, end: int) -> SubjectMention | None:
+    def _score(self, segment: SegmentInput, match: re.Match) -> list[Claim]:
+        """A score on a benchmark ("83.1 on MATH", "MATHで81.3", "在 MATH 上得分 83.1"): of the model
+        the sentence names, where another score of it contradicts it; else of the release, only
+        corroborating (several models' scores may be meant)."""
+        benches = [
+            m.span("bench")
+            for _, p in rules_for(segment.lang).relations
+            if "bench" in p.groupindex
+            for m in p.finditer(segment.text)
+        ]
+        named = self._relation_subject(segment, match.start(), *match.span(), benches)
+        subject = named or self._release_subject()
+        low, high = match.span("bench")  # "2.5 on Linux", "on H100": a platform or hardware is no benchmark
+        if (
+            subject is None
+            or any(platforms_in(match["bench"]))
+            or any(e.label == HARDWARE and e.start < high and low < e.end for e in segment.entities)
+        ):
+            return []
+        value, (start, end) = f"{float(match['value']):g}", match.span("value")
+        return [self._claim(segment, subject, f"score_{slug(match['bench'])}", value, start, end, set_valued=named is None)]
+
+    def _relation_subject(
+        self, segment: SegmentInput, phrase: int, start: int, end: int, benches: Sequence[tuple[int, int]] = ()
+    ) -> SubjectMention | None:
         """The subject nearest to a relation's value among the names that may do it
-        (`relation_candidates`): a sure one first, then a name the glossary does not know; else the section's."""
+        (`relation_candidates`), not a benchmark scored in the sentence: a sure one first, then a name
+        the glossary does not know; else the section's."""
         clause = clause_bounds(segment.text, start)
-        outside = relation_candidates(self._mentions(segment), segment.text, segment.lang, clause, phrase, (start, end))
+        mentions = [m for m in self._mentions(segment) if not any(low <= m.start < high for low, high in benches)]
+        outside = relation_candidates(mentions, segment.text, segment.lang, clause, phrase, (start, end))
         specific = [m for m in outside if is_specific(m, segment.entities)]
         return nearest(specific, start, end) or nearest(outside, start, end) or self.section_subject
 

@@ -155,7 +155,7 @@ def rules_for(*codes: str | None) -> Rules:
         support_ended=[re.compile(p, re.I) for rules in rule_sets for p in rules.get("support_ended", [])],
         # One pattern per phrase: the group `value` may appear once per pattern only.
         relations=[
-            (attribute, re.compile(p.replace("{terms}", relation_terms()), re.I))
+            (attribute, re.compile(_relation_pattern(p), re.I))
             for rules in rule_sets
             for attribute, phrases in rules.get("relations", {}).items()
             for p in phrases
@@ -178,6 +178,18 @@ def rules_for(*codes: str | None) -> Rules:
 def _instruments(rule_sets: list[dict], side: str) -> str:
     """The words of `instruments` (lang/<code>/rules.yaml) written on one side of a name, as an alternation."""
     return _alternation([p for rules in rule_sets for p in (rules.get("instruments") or {}).get(side, [])] or ["(?!)"])
+
+
+def _relation_pattern(phrase: str) -> str:
+    """A relation phrase of rules.yaml with its placeholders filled: {terms}, {bench}, {score} (a
+    number), {whole_score} (a number, whole or not)."""
+    common = common_rules()
+    return (
+        phrase.replace("{terms}", relation_terms())
+        .replace("{bench}", common["benchmark"])
+        .replace("{score}", common["benchmark_score"])
+        .replace("{whole_score}", common["benchmark_whole_score"])
+    )
 
 
 @lru_cache(maxsize=1)

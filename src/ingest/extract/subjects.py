@@ -25,10 +25,12 @@ from .rules import coordination, is_release_product, not_names, release_products
 
 # A Latin product name: a capitalised or camel-cased word or run of them ("TorchInductor",
 # "ZeRO++", "Flight Recorder"), a dotted identifier ("torch.compile"), or a lower-case word
-# with an inner capital ("cuDNN", "fastText").
+# with an inner capital ("cuDNN", "fastText"); a model's name with its family's version glued to
+# it ("Qwen2.5-72B-Instruct", not the release "Qwen2.5" alone).
 _LATIN_NAME = re.compile(
     r"(?<![A-Za-z0-9_.\-])(?:[A-Za-z][A-Za-z0-9]*\.[A-Za-z_][A-Za-z0-9_.]*[A-Za-z0-9_]"
-    r"|(?:[A-Z][A-Za-z0-9]*|[a-z]+[A-Z][A-Za-z0-9]*)(?:\+\+)?(?:[ -](?:[A-Z][A-Za-z0-9+]*|\d[A-Za-z0-9.]*))*)"
+    r"|(?:[A-Z][A-Za-z0-9]*(?:\.\d+(?=-[A-Za-z0-9]))?|[a-z]+[A-Z][A-Za-z0-9]*)(?:\+\+)?"
+    r"(?:[ -](?:[A-Z][A-Za-z0-9+]*|\d[A-Za-z0-9.]*))*)"
     r"(?![A-Za-z0-9_])"
 )
 # A tag in brackets opening a heading or list item ("[Beta] Semi-structured sparsity").
