@@ -6,6 +6,7 @@ from ingest.clean import clean
 from ingest.extract.claims import SegmentInput, build_claims
 from ingest.extract.entities import find_entities
 from ingest.extract.glossary import glossary_mentions
+from ingest.extract.reader import read
 from ingest.extract.releases import document_release
 from ingest.extract.subjects import points_back
 from ingest.segment import segment
@@ -13,7 +14,7 @@ from ingest.segment import segment
 
 def claims_of(text: str, lang: str, fmt: str = "text", release: str | None = "pytorch 2.5"):
     inputs = [
-        SegmentInput(s.seg_idx, s.kind, lang, s.text, None, s.section, find_entities(s.text, lang))
+        SegmentInput(s.seg_idx, s.kind, lang, s.text, None, s.section, find_entities(s.text, lang), read(s.text, lang))
         for s in segment(clean(text, fmt))
     ]
     return build_claims("doc", lang, release, inputs)
@@ -472,3 +473,21 @@ def test_a_benchmark_score_is_the_named_models_in_every_language():
     }
     assert scores("It runs 2.5 on Linux and 3.5 on H100.", "en") == set()
     assert scores("The instruction-tuned model reaches 72.6 on MMLU.", "en") == {("quuxlm", "score_mmlu", "72.6", True)}
+
+
+def test_a_count_of_what_the_lexicon_says_it_counts_is_the_releases_and_only_corroborates():
+    """ "over 29 languages", "29 种以上语言", "約30言語": a count keyed by the concept of its noun in any
+    language, hedges kept apart; a number right after a name is its version ("FooLM 2 系列")."""
+
+    def counts(text: str, lang: str) -> set[tuple]:
+        claims = claims_of(text, lang, release="quuxlm 2.5")
+        return {(c.subject, c.attribute, c.value, c.set_valued) for c in claims if c.attribute.startswith("count_")}
+
+    for text, lang in (
+        ("Multilingual support for over 29 languages, including Chinese.", "en"),
+        ("支持中文、英文、韩文等 29 种以上语言。", "zh"),
+    ):
+        assert counts(text, lang) == {("quuxlm", "count_languag", "29", True)}, text
+    assert counts("日本語、英語、中国語をはじめ、約30言語に対応する。", "ja") == {("quuxlm", "count_languag", "30", True)}
+    assert counts("有关如何开始使用 FooLM 2 系列的更多信息，请参阅入门页面。", "zh") == set()
+    assert counts("量子化版などを含めると公開モデルは100以上にのぼる。", "ja") == set()  # にの is no noun

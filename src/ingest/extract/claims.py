@@ -29,7 +29,7 @@ from .entities import COUNT, DATE, HARDWARE, MATURITY, MULTIPLIER, PERCENT, QUAN
 from .glossary import SubjectMention, glossary
 from .notation import hedged_bounds, model_size
 from .phrases import attribute_near, baseline_near, clause_bounds, dependency_versions, is_baseline, share_of_counted, terms
-from .reader import MODEL
+from .reader import MODEL, NUMBER
 from .releases import is_earlier, product_of, releases_in
 from .rules import is_release_product, platforms_in, rules_for
 from .segments import SegmentInput
@@ -241,7 +241,7 @@ class ClaimBuilder:
 
     def _body(self, segment: SegmentInput) -> list[Claim]:
         mentions = self._mentions(segment)
-        claims = self._body_claims(segment, mentions) + self._model_sizes(segment)
+        claims = self._body_claims(segment, mentions) + self._read_figures(segment)
         # What "this" in the next sentence refers to: what this one made a claim about, else the
         # sure subject it named last.
         specific = [m for m in mentions if is_specific(m, segment.entities)]
@@ -270,24 +270,20 @@ class ClaimBuilder:
                 claims.extend(self._value_claim(segment, entity, mentions))
         return claims
 
-    def _model_sizes(self, segment: SegmentInput) -> list[Claim]:
-        """ "BLOOM-176B", "Megatron-Turing NLG 530Bモデル": a named model's size, true whatever the
-        release (these claims corroborate but never contradict: one family has many sizes)."""
-        claims = []
-        for mention in segment.readings:
-            if mention.kind == MODEL and mention.name and mention.value:
-                subject = SubjectMention(slug(mention.name), mention.name, mention.start, mention.end)
+    def _read_figures(self, segment: SegmentInput) -> list[Claim]:
+        """What the reader reads beyond the entities: "BLOOM-176B", "Megatron-Turing NLG 530Bモデル" (a
+        named model's size, whatever the release: one family has many sizes), and "29 languages",
+        "7 个尺寸" (a count of what the lexicon says the figure counts, the release's). Both corroborate only."""
+        claims, release = [], self._release_subject()
+        for m in segment.readings:
+            if m.kind == MODEL and m.name and m.value:
+                model, size = SubjectMention(slug(m.name), m.name, m.start, m.end), model_size(m.value)
                 claims.append(
-                    self._claim(
-                        segment,
-                        subject,
-                        "parameters",
-                        model_size(mention.value),
-                        mention.start,
-                        mention.end,
-                        subject_source="model",
-                        set_valued=True,
-                    )
+                    self._claim(segment, model, "parameters", size, m.start, m.end, subject_source="model", set_valued=True)
+                )
+            elif m.kind == NUMBER and m.counted and release and m.value == m.value_max:
+                claims.append(
+                    self._claim(segment, release, f"count_{m.counted.split()[0]}", m.norm, m.start, m.end, set_valued=True)
                 )
         return claims
 

@@ -32,6 +32,7 @@ from dataclasses import dataclass, fields, replace
 from functools import lru_cache
 from typing import Any
 
+from ..lang import profile
 from .lexicon import word_concepts
 from .notation import (
     DIGITS,
@@ -453,7 +454,8 @@ class _Reader:
             return reading
         unit, unit_end = self._unit_at(reading.end)
         if unit is None:
-            return replace(reading, counted=self._counted(reading.end))
+            named = _AFTER_A_NAME.search(self.text, 0, reading.start)  # then it counts nothing
+            return reading if named else replace(reading, counted=self._counted(reading.end))
         reading = replace(reading, unit=unit)
         half = next((h for h in vocabulary().halves if self.text.startswith(h, unit_end)), None)
         if half and reading.value is not None and reading.value == reading.value_max and reading.kind == NUMBER:
@@ -502,17 +504,18 @@ class _Reader:
         """What a figure without a known unit counts: the concepts of the word after it (past a
         hedge and a counter), through the lexicon ("300,000 downloads", "三十万次下载")."""
         start = self._past(position)
-        if self._hedge_at(start):  # "300人以上": a hedge, not a noun
-            return None
+        if hedge := self._hedge_at(start):  # "29 种以上语言": a hedge after the counter, then the noun
+            start = hedge[1] + (1 if self.text[hedge[1] : hedge[1] + 1].isspace() else 0)
         rest = self.text[start : start + _COUNTED_WINDOW]
         latin = _LATIN_WORD_AFTER.match(rest)
         if latin:
             return " ".join(word_concepts(latin[1], "en")) or None
         lang = self.rules.langs[0]
+        grammar = profile(lang).script.grammar
         for length in range(min(4, len(rest)), 0, -1):
             word = rest[:length]
-            if word.isascii() or not word.isalpha():
-                continue
+            if word.isascii() or not word.isalpha() or (grammar and re.fullmatch(f"[{grammar}]+", word)):
+                continue  # (letters of grammar are no noun: "100以上にのぼる")
             concepts = word_concepts(word, lang)
             if concepts:
                 return " ".join(concepts[:_COUNTED_CONCEPTS])
@@ -602,6 +605,7 @@ def _range_joiner() -> re.Pattern:
 # A version at the end of an identifier, after a separator ("gpu-release-1.0.0rc1", "pkg==2.1").
 _EMBEDDED_VERSION = re.compile(r"(?<=[-_:=/])[vV]?\d+(?:\.\d+){1,3}(?:[-.]?(?:rc|a|b|alpha|beta|dev|post)\d*)?$")
 _COUNTED_WINDOW = 16
+_AFTER_A_NAME = re.compile(r"[A-Z][\w.+-]*\s?$")  # "PyTorch 2 系列": a number after a name is its version
 _COUNTED_CONCEPTS = 3
 _LATIN_WORD_AFTER = re.compile(r"\s?(?:-\s?)?([A-Za-z][A-Za-z-]{2,})")
 

@@ -43,6 +43,7 @@ class Script:
     han: bool = False  # Han text without another language's letters is this language
     han_never: str = ""  # Han characters this language never writes (they mark quoted Chinese)
     variants: dict[str, str] = field(default_factory=dict)  # variant -> characters only it writes
+    grammar: str = ""  # a character class of letters that write grammar (particles, endings), never a noun
 
 
 @dataclass(frozen=True)
