@@ -351,8 +351,11 @@ class ClaimBuilder:
             return share
         if entity.label in (PERCENT, MULTIPLIER):
             attribute = attribute_near(segment.text, segment.lang, entity.start, entity.end)
-            # "性能提高了 2 倍" / "2x the performance": a performance multiplier is a speed-up.
-            return "speedup" if entity.label == MULTIPLIER and attribute == "performance" else attribute
+            # "性能提高了 2 倍" / "2x the performance": a performance multiplier is a speed-up; a fraction
+            # no word explains is a reduction ("メモリ消費量は最大で20分の1になりました").
+            if entity.label == MULTIPLIER and (attribute == "performance" or (attribute is None and (entity.value_num or 1) < 1)):
+                return "speedup" if attribute == "performance" else "reduction"
+            return attribute
         return None
 
     def _value_subject(

@@ -34,11 +34,25 @@ scoped AS (
                 THEN if(c.value_low > 0, 1 / c.value_low, 'infinity'::DOUBLE) ELSE c.value_high END AS hedged_high
     FROM current_claims c LEFT JOIN renderings r USING (doc_id)
 ),
-subjects AS (SELECT DISTINCT subject FROM current_claims)
+subjects AS (SELECT DISTINCT subject FROM current_claims),
+-- A figure extraction gave the release for want of a name ("a new memory structure for vacuum that
+-- consumes up to 20x less memory": no capital, no name) also speaks for a subject another document
+-- of the release names for the same attribute, when its sentence writes that name as a word in any
+-- case ("VACUUM"); it still only corroborates.
+named AS (
+    SELECT DISTINCT subject, subject_text, release, attribute, doc_id FROM current_claims
+    WHERE subject_source <> 'release' AND length(subject_text) >= 3 AND release IS NOT NULL
+)
 SELECT s.*, s.subject AS key_subject, false AS via_part FROM scoped s
 UNION ALL
 SELECT s.*, p.subject AS key_subject, true AS via_part
-FROM scoped s JOIN subjects p ON starts_with(s.subject, p.subject || '-');
+FROM scoped s JOIN subjects p ON starts_with(s.subject, p.subject || '-')
+UNION ALL
+SELECT DISTINCT ON (s.claim_id, n.subject) s.*, n.subject AS key_subject, true AS via_part
+FROM scoped s JOIN named n ON s.subject_source = 'release' AND coalesce(s.set_valued, false)
+ AND n.release = s.release AND n.attribute = s.attribute AND n.doc_id <> s.doc_id
+ AND regexp_matches(lower(s.evidence),
+                    '(^|[^a-z0-9])' || regexp_replace(lower(n.subject_text), '([.^$*+?()\[\]{}|\\-])', '\\\1', 'g') || '($|[^a-z0-9])');
 
 -- Values that agree, grouped. Claims with the same key (subject, attribute, scope, unit) are
 -- sorted by the interval their written precision allows (value ± value_tol, ranges up to
