@@ -256,3 +256,21 @@ def test_two_releases_no_list_names_never_conflict(tmp_path):
         },
     )
     assert con.execute("SELECT count(*) FROM conflicts").fetchone()[0] == 0
+
+
+def test_a_figure_of_the_release_meets_the_subject_its_sentence_writes_in_lower_case(tmp_path):
+    """ "for vacuum … 20x less memory" names nothing (no capital): the release's figure; it
+    corroborates what another source says of "VACUUM" (a fraction no word explains, "20分の1", is a
+    reduction), and still never contradicts: only the two sources naming VACUUM disagree."""
+    con = ingest(
+        tmp_path,
+        {
+            "en.md": "# Frobnix 17 Released!\n\nFrobnix 17 adds a structure for vacuum that uses up to 20x less memory.\n",
+            "ja.md": "# 「Frobnix 17」正式版\n\nFrobnix 17ではVACUUMのメモリ消費量は最大で20分の1になりました。\n",
+            "zh.md": "# Frobnix 17 正式发布\n\nFrobnix 17 为 VACUUM 引入了新的内部内存结构，内存消耗最多可降低 10 倍。\n",
+        },
+    )
+    rows = con.execute("SELECT subject, attribute, documents FROM corroborations WHERE attribute = 'reduction'").fetchall()
+    assert rows == [("vacuum", "reduction", ["in/en.md", "in/ja.md"])]
+    contradictions = con.execute("SELECT doc_a, doc_b FROM conflicts WHERE severity = 'contradiction'").fetchall()
+    assert {frozenset(r) for r in contradictions} == {frozenset(("in/ja.md", "in/zh.md"))}

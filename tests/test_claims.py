@@ -491,3 +491,15 @@ def test_a_count_of_what_the_lexicon_says_it_counts_is_the_releases_and_only_cor
     assert counts("日本語、英語、中国語をはじめ、約30言語に対応する。", "ja") == {("quuxlm", "count_languag", "30", True)}
     assert counts("有关如何开始使用 FooLM 2 系列的更多信息，请参阅入门页面。", "zh") == set()
     assert counts("量子化版などを含めると公開モデルは100以上にのぼる。", "ja") == set()  # にの is no noun
+
+
+def test_a_maturity_after_the_releases_name_is_the_releases_not_its_makers():
+    for text, lang in (
+        ("Frobnix 17 is now generally available for download.", "en"),
+        ("Frobnix Groupは、「Frobnix 17」正式版のリリースを発表しました。", "ja"),
+        ("Frobnix 开发组（FDG）宣布 Frobnix 17 正式版发布。", "zh"),
+    ):
+        found = {
+            (c.subject, c.value, c.set_valued) for c in claims_of(text, lang, release="frobnix 17") if c.attribute == "maturity"
+        }
+        assert found == {("frobnix", "generally_available", True)}, text

@@ -14,6 +14,10 @@ Some values are one of several a subject has (`set_valued`): the sizes of a mode
 versions a release supports ("支援 Python 3.12"), values a relation phrase names in words ("CPUまたは
 NVMeメモリにオフロード": `phrases`), dates. They corroborate, never contradict. A supported version
 belongs to the release its sentence is about, maybe another release of the article's product.
+
+Why this module is long: one ClaimBuilder carries a document's context (its release, the section's
+subject and maturity, the sentence before) through every kind of fact a sentence states (values,
+maturity, relations, scores, dates, counts); each kind reads and updates that context.
 """
 
 from __future__ import annotations
@@ -65,6 +69,7 @@ _QUANTITY_ATTRIBUTES = {
     "TFLOPS": "compute",
 }
 _RELEASE_WIDE_COUNTS = {"contributors", "commits"}
+_RELEASE_MATURITY_GAP = 12  # characters between a release's name and its maturity ("PostgreSQL 17 is now generally available")
 # Characters around a relation phrase where a negation denies it ("不再采用 Ray 作为默认后端",
 # "Gloo ではなくなりました"); farther away it is another clause's ("しかないユーザでも…").
 _NEGATION_WINDOW = 8
@@ -254,20 +259,35 @@ class ClaimBuilder:
         claims = []
         for entity in segment.entities:
             if entity.label == MATURITY:
-                subject = tagged or self._pointed_back(segment, entity, mentions)
-                subject = subject or nearest(mentions, entity.start, entity.end) or self.section_subject
-                if subject:
-                    claims.append(self._claim(segment, subject, "maturity", entity.norm, entity.start, entity.end))
-                if subject and self.release:
-                    # "ベータ版では Apple M1 チップと functorch のサポート": the maturity holds for each name
-                    # of the list. Read through a list, it is less sure ("更小且稳定的操作符集" elsewhere
-                    # is no maturity of the name): it corroborates, never contradicts.
-                    claims += [
-                        self._claim(segment, each, "maturity", entity.norm, entity.start, entity.end, set_valued=True)
-                        for each in coordinated(segment.text, mentions, subject)
-                    ]
+                claims += self._maturity(segment, entity, mentions, tagged)
             else:
                 claims.extend(self._value_claim(segment, entity, mentions))
+        return claims
+
+    def _maturity(
+        self, segment: SegmentInput, entity: Entity, mentions: list[SubjectMention], tagged: SubjectMention | None
+    ) -> list[Claim]:
+        """A maturity in a sentence: of the document's release when it follows the release's name
+        ("PostgreSQL 17 is now generally available", "「PostgreSQL 17」正式版", corroborating only);
+        else of the tagged feature, the section's feature "this feature" names, the nearest name or
+        the section's subject, and of each name a list joins to it ("ベータ版では Apple M1 チップと
+        functorch のサポート"; read through a list it is less sure: it corroborates, never contradicts)."""
+        release = self._release_subject()
+        if release and any(
+            e.label == VERSION and e.norm == self.doc_release and 0 <= entity.start - e.end <= _RELEASE_MATURITY_GAP
+            for e in segment.entities
+        ):
+            return [self._claim(segment, release, "maturity", entity.norm, entity.start, entity.end, set_valued=True)]
+        subject = tagged or self._pointed_back(segment, entity, mentions)
+        subject = subject or nearest(mentions, entity.start, entity.end) or self.section_subject
+        if subject is None:
+            return []
+        claims = [self._claim(segment, subject, "maturity", entity.norm, entity.start, entity.end)]
+        if self.release:
+            claims += [
+                self._claim(segment, each, "maturity", entity.norm, entity.start, entity.end, set_valued=True)
+                for each in coordinated(segment.text, mentions, subject)
+            ]
         return claims
 
     def _read_figures(self, segment: SegmentInput) -> list[Claim]:
