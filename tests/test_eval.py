@@ -37,3 +37,17 @@ def test_a_finding_counts_in_the_part_of_the_label_it_matches():
     other = Finding("contradiction", Side("a.md", "75% faster", "75%"), Side("b.md", "50% faster", "50%"))
     unlabelled = score([item], [other], parts)
     assert (unlabelled["tuned"].contradictions, len(unlabelled["blind"].unlabelled)) == (0, 1)
+
+
+def test_new_domain_write_ups_flag_no_trap_and_no_unlabelled_contradiction():
+    """Independent write-ups of releases in domains the rules were not built on (tests/newdomain,
+    written and labelled by a helper that never saw the program): on the tuned part, every
+    contradiction reported is a labelled one, no trap is flagged, and what was found stays found
+    (floors from docs/accuracy.md); the blind part is scored by `ingest eval`, never here."""
+    tuned = evaluate(ROOT / "tests" / "labels", SEEDS, None, new_domains=ROOT / "tests" / "newdomain").new_domains
+    assert tuned is not None
+    score = tuned["tuned"]
+    assert score.recall("must_not_flag")[0] == 0
+    assert score.strict_precision == 1.0, score.unlabelled
+    assert score.recall("must_flag")[0] >= 1
+    assert score.recall("must_corroborate")[0] >= 9

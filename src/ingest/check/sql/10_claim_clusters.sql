@@ -39,9 +39,13 @@ subjects AS (SELECT DISTINCT subject FROM current_claims),
 -- consumes up to 20x less memory": no capital, no name) also speaks for a subject another document
 -- of the release names for the same attribute, when its sentence writes that name as a word in any
 -- case ("VACUUM"); it still only corroborates.
+-- (one row per name and key, not per document: the join stays linear in the claims)
 named AS (
-    SELECT DISTINCT subject, subject_text, release, attribute, doc_id FROM current_claims
+    SELECT subject, release, attribute, min(doc_id) AS first_doc, count(DISTINCT doc_id) AS n_docs,
+           '(^|[^a-z0-9])' || regexp_replace(lower(subject_text), '([.^$*+?()\[\]{}|\\-])', '\\\1', 'g') || '($|[^a-z0-9])' AS word
+    FROM current_claims
     WHERE subject_source <> 'release' AND length(subject_text) >= 3 AND release IS NOT NULL
+    GROUP BY subject, subject_text, release, attribute
 )
 SELECT s.*, s.subject AS key_subject, false AS via_part FROM scoped s
 UNION ALL
@@ -50,9 +54,8 @@ FROM scoped s JOIN subjects p ON starts_with(s.subject, p.subject || '-')
 UNION ALL
 SELECT DISTINCT ON (s.claim_id, n.subject) s.*, n.subject AS key_subject, true AS via_part
 FROM scoped s JOIN named n ON s.subject_source = 'release' AND coalesce(s.set_valued, false)
- AND n.release = s.release AND n.attribute = s.attribute AND n.doc_id <> s.doc_id
- AND regexp_matches(lower(s.evidence),
-                    '(^|[^a-z0-9])' || regexp_replace(lower(n.subject_text), '([.^$*+?()\[\]{}|\\-])', '\\\1', 'g') || '($|[^a-z0-9])');
+ AND n.release = s.release AND n.attribute = s.attribute AND (n.n_docs > 1 OR n.first_doc <> s.doc_id)
+ AND regexp_matches(lower(s.evidence), n.word);
 
 -- Values that agree, grouped. Claims with the same key (subject, attribute, scope, unit) are
 -- sorted by the interval their written precision allows (value ± value_tol, ranges up to
