@@ -66,6 +66,7 @@ def test_versions_of_products_no_list_names(text, lang, norm):
         "Frobnix 17 introduces a new memory structure",  # a bare integer without a cue
         "Top 10 features",
         "GPU 1 and GPU 2",
+        "linking against libfoo 5 or later",  # a lower-case word is no product
     ],
 )
 def test_what_is_no_version_of_an_unlisted_product(text):

@@ -281,7 +281,8 @@ def _open_major_version() -> re.Pattern:
     cues = _alternation([str(cue) for cue in every_language("major_version_cues")])
     closers = re.escape("".join(pair[1] for pair in quotation_pairs()) + "\"”'’")
     return re.compile(
-        rf"(?<![A-Za-z0-9_.\-/@#])(?P<name>{shapes['name']})®?\s?(?:v(?=\d))?(?P<ver>{shapes['major']})"
+        # (the name as written: only the cues ignore case)
+        rf"(?<![A-Za-z0-9_.\-/@#])(?P<name>(?-i:{shapes['name']}))®?\s?(?:v(?=\d))?(?P<ver>{shapes['major']})"
         rf"(?![A-Za-z0-9_%×.,])(?=[{closers}]?\s?(?:{cues}))",
         re.I,
     )
