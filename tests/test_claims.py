@@ -450,10 +450,12 @@ def test_a_date_is_what_its_sentence_says_it_is_the_date_of_and_only_corroborate
     assert claims_of("The survey ran until June 3, 2024.", "en", release="frobnix 17") == []
 
 
-def test_a_benchmark_score_is_the_named_models_in_every_language():
+def test_a_benchmark_score_is_the_named_models_in_every_language_and_only_corroborates():
     """ "83.1 on MATH", "MATHで81.3", "在 MATH 上得分 83.1": a score of the model the sentence names
     (a model of another size is another subject), keyed by the benchmark; not a benchmark named as
-    subject, not a platform or hardware ("2.5 on Linux"); without a model, the release's, corroborating."""
+    subject, not a platform, hardware or a word that names no benchmark ("99.9 on Black Friday");
+    without a model, the release's. Scores only corroborate: a sentence may give one for a base model,
+    a quantised build or a rival, which an adversarial review showed no rule here tells apart."""
     scores = lambda text, lang: {  # noqa: E731
         (c.subject, c.attribute, c.value, c.set_valued)
         for c in claims_of(text, lang, release="quuxlm 2.5")
@@ -465,14 +467,15 @@ def test_a_benchmark_score_is_the_named_models_in_every_language():
         ("QuuxLM2.5-72B-Instruct 在 MMLU-redux 上得分 86.8，在 MATH 上得分 83.1。", "zh"),
     ):
         assert scores(text, lang) == {
-            ("quuxlm2-5-72b-instruct", "score_mmlu-redux", "86.8", False),
-            ("quuxlm2-5-72b-instruct", "score_math", "83.1", False),
+            ("quuxlm2-5-72b-instruct", "score_mmlu-redux", "86.8", True),
+            ("quuxlm2-5-72b-instruct", "score_math", "83.1", True),
         }, text
     assert scores("QuuxLM2.5-7B-Instruct 的 HumanEval 得分为 84.8。", "zh") == {
-        ("quuxlm2-5-7b-instruct", "score_humaneval", "84.8", False)
+        ("quuxlm2-5-7b-instruct", "score_humaneval", "84.8", True)
     }
-    assert scores("It runs 2.5 on Linux and 3.5 on H100.", "en") == set()
+    assert scores("It runs 2.5 on Linux and 3.5 on H100; uptime was 99.9 on Black Friday.", "en") == set()
     assert scores("The instruction-tuned model reaches 72.6 on MMLU.", "en") == {("quuxlm", "score_mmlu", "72.6", True)}
+    assert scores("The previous generation scored 45.0 on MATH.", "en") == set()  # an earlier release's
 
 
 def test_a_count_of_what_the_lexicon_says_it_counts_is_the_releases_and_only_corroborates():
@@ -503,3 +506,30 @@ def test_a_maturity_after_the_releases_name_is_the_releases_not_its_makers():
             (c.subject, c.value, c.set_valued) for c in claims_of(text, lang, release="frobnix 17") if c.attribute == "maturity"
         }
         assert found == {("frobnix", "generally_available", True)}, text
+
+
+def test_what_an_adversarial_review_found_is_no_claim_of_the_release():
+    """Sentences of other domains written to trip this round's rules (a helper's review)."""
+
+    def facts(text: str, lang: str, release: str = "kubix 1.31") -> set[tuple]:
+        return {(c.subject, c.attribute, c.value) for c in claims_of(text, lang, release=release)}
+
+    # a pre-release's date, an event's, another release's end of life keyed by that release
+    assert not {
+        f for f in facts("Kubix 1.31 beta 1 shipped on August 1, 2024, to early testers.", "en") if f[1] == "release_date"
+    }
+    assert not {f for f in facts("A certification program launches on March 1, 2025.", "en") if f[1] == "release_date"}
+    assert {f for f in facts("Kubix 1.28のサポート終了は2024年10月28日となる。", "ja") if f[1] == "end_of_life"} == {
+        ("kubix-1-28", "end_of_life", "2024-10-28")
+    }
+    # an earlier release's count; a count in a number that is a size or a version
+    assert not {f for f in facts("Its predecessor already supported 29 languages.", "en") if f[1].startswith("count_")}
+    assert not {f for f in facts("上一代模型也提供 7 个尺寸。", "zh") if f[1].startswith("count_")}
+    assert not {f for f in facts("Kubix 2.5 72B scores well; 推出了 1.31 版本。", "zh") if f[1].startswith("count_")}
+    # features' maturity after the release's name; a share written as a fraction
+    assert not {f for f in facts("In Kubix 1.31 beta features include sidecar containers.", "en") if f[0] == "kubix"}
+    assert not {f for f in facts("利用者の3分の1がすでに移行した。", "ja") if f[1] == "reduction"}
+    # a tool opening the sentence is no name
+    assert {
+        f[0] for f in facts("Using LMCache, Servix offloads the KV cache to CPU memory.", "en") if f[1] == "offload_target"
+    } == {"servix"}

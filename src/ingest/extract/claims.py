@@ -34,7 +34,7 @@ from .glossary import SubjectMention, glossary
 from .notation import hedged_bounds, model_size
 from .phrases import attribute_near, baseline_near, clause_bounds, dependency_versions, is_baseline, share_of_counted, terms
 from .reader import MODEL, NUMBER
-from .releases import is_earlier, product_of, releases_in
+from .releases import is_earlier, names_release, product_of, releases_in, speaks_of_earlier
 from .rules import is_release_product, platforms_in, rules_for
 from .segments import SegmentInput
 from .subjects import (
@@ -69,7 +69,20 @@ _QUANTITY_ATTRIBUTES = {
     "TFLOPS": "compute",
 }
 _RELEASE_WIDE_COUNTS = {"contributors", "commits"}
-_RELEASE_MATURITY_GAP = 12  # characters between a release's name and its maturity ("PostgreSQL 17 is now generally available")
+# A benchmark's name has two capitals or digits ("MATH", "HumanEval", "GSM8K", "Arena-Hard"): "99.9 on
+# Black Friday" or "2.5 on Fedora" scores nothing.
+_BENCHMARK_NAME = re.compile(r"(?:[^A-Z0-9]*[A-Z0-9]){2}")
+_COUNT = re.compile(r"[\d,]+|\D+")  # a whole number in digits or in words: not "72B", "1.31", "62.4"
+_RELEASE_MATURITY_GAP = 12
+_RELEASE_STATUSES = {"generally_available", "stable", "long_term_support"}
+_PRE_RELEASES = {
+    "alpha",
+    "beta",
+    "preview",
+    "prototype",
+    "experimental",
+    "release_candidate",
+}  # characters between a release's name and its maturity ("PostgreSQL 17 is now generally available")
 # Characters around a relation phrase where a negation denies it ("不再采用 Ray 作为默认后端",
 # "Gloo ではなくなりました"); farther away it is another clause's ("しかないユーザでも…").
 _NEGATION_WINDOW = 8
@@ -156,25 +169,25 @@ class ClaimBuilder:
 
     def _score(self, segment: SegmentInput, match: re.Match) -> list[Claim]:
         """A score on a benchmark ("83.1 on MATH", "MATHで81.3", "在 MATH 上得分 83.1"): of the model
-        the sentence names, where another score of it contradicts it; else of the release, only
-        corroborating (several models' scores may be meant)."""
+        the sentence names, else of the release. It only corroborates: a sentence may give it for a
+        base model, a quantised build, a prompting setup or a rival, which no rule here tells apart."""
         benches = [
             m.span("bench")
             for _, p in rules_for(segment.lang).relations
             if "bench" in p.groupindex
             for m in p.finditer(segment.text)
         ]
-        named = self._relation_subject(segment, match.start(), *match.span(), benches)
-        subject = named or self._release_subject()
+        subject = self._relation_subject(segment, match.start(), *match.span(), benches) or self._fallback_release(segment)
         low, high = match.span("bench")  # "2.5 on Linux", "on H100": a platform or hardware is no benchmark
         if (
             subject is None
+            or not _BENCHMARK_NAME.match(match["bench"])
             or any(platforms_in(match["bench"]))
             or any(e.label == HARDWARE and e.start < high and low < e.end for e in segment.entities)
         ):
             return []
         value, (start, end) = f"{float(match['value']):g}", match.span("value")
-        return [self._claim(segment, subject, f"score_{slug(match['bench'])}", value, start, end, set_valued=named is None)]
+        return [self._claim(segment, subject, f"score_{slug(match['bench'])}", value, start, end, set_valued=True)]
 
     def _relation_subject(
         self, segment: SegmentInput, phrase: int, start: int, end: int, benches: Sequence[tuple[int, int]] = ()
@@ -272,7 +285,8 @@ class ClaimBuilder:
         else of the tagged feature, the section's feature "this feature" names, the nearest name or
         the section's subject, and of each name a list joins to it ("ベータ版では Apple M1 チップと
         functorch のサポート"; read through a list it is less sure: it corroborates, never contradicts)."""
-        release = self._release_subject()
+        # (only a whole release's status: "Kubix 1.31 beta features" are betas of its features)
+        release = self._release_subject() if entity.norm in _RELEASE_STATUSES else None
         if release and any(
             e.label == VERSION and e.norm == self.doc_release and 0 <= entity.start - e.end <= _RELEASE_MATURITY_GAP
             for e in segment.entities
@@ -294,14 +308,14 @@ class ClaimBuilder:
         """What the reader reads beyond the entities: "BLOOM-176B", "Megatron-Turing NLG 530Bモデル" (a
         named model's size, whatever the release: one family has many sizes), and "29 languages",
         "7 个尺寸" (a count of what the lexicon says the figure counts, the release's). Both corroborate only."""
-        claims, release = [], self._release_subject()
+        claims, release = [], self._fallback_release(segment)
         for m in segment.readings:
             if m.kind == MODEL and m.name and m.value:
                 model, size = SubjectMention(slug(m.name), m.name, m.start, m.end), model_size(m.value)
                 claims.append(
                     self._claim(segment, model, "parameters", size, m.start, m.end, subject_source="model", set_valued=True)
                 )
-            elif m.kind == NUMBER and m.counted and release and m.value == m.value_max:
+            elif m.kind == NUMBER and m.counted and release and _COUNT.fullmatch(m.text) and (m.value or 0) >= 2:
                 claims.append(
                     self._claim(segment, release, f"count_{m.counted.split()[0]}", m.norm, m.start, m.end, set_valued=True)
                 )
@@ -352,7 +366,7 @@ class ClaimBuilder:
         # support a context length of up to 128K tokens"): it corroborates what other sources say of
         # the release, never contradicts it (the sentence may speak of a part no name tells). A date
         # only corroborates too: time zones put one release on two dates.
-        of_release = subject is None and (subject := self._release_subject()) is not None
+        of_release = subject is None and entity.label != DATE and (subject := self._fallback_release(segment)) is not None
         if subject is None:
             return []
         value, corroborates = entity.norm + (entity.unit if entity.unit in ("%", "x") else ""), of_release or entity.label == DATE
@@ -372,10 +386,12 @@ class ClaimBuilder:
         if entity.label in (PERCENT, MULTIPLIER):
             attribute = attribute_near(segment.text, segment.lang, entity.start, entity.end)
             # "性能提高了 2 倍" / "2x the performance": a performance multiplier is a speed-up; a fraction
-            # no word explains is a reduction ("メモリ消費量は最大で20分の1になりました").
-            if entity.label == MULTIPLIER and (attribute == "performance" or (attribute is None and (entity.value_num or 1) < 1)):
-                return "speedup" if attribute == "performance" else "reduction"
-            return attribute
+            # something becomes, no word explaining it, is a reduction ("メモリ消費量は最大で20分の1になりました";
+            # not "利用者の3分の1が移行した", a share).
+            if entity.label == MULTIPLIER and attribute == "performance":
+                return "speedup"
+            becomes = rules_for(segment.lang).fraction_factor.match(segment.text, entity.end)
+            return attribute or ("reduction" if entity.label == MULTIPLIER and (entity.value_num or 1) < 1 and becomes else None)
         return None
 
     def _value_subject(
@@ -392,9 +408,8 @@ class ClaimBuilder:
         clause_start, clause_end = clause_bounds(segment.text, entity.start)
         in_clause = [m for m in usable if clause_start <= m.start and m.end <= clause_end]
         specific = [m for m in usable if is_specific(m, segment.entities)]
-        if entity.label == DATE:  # a release's date ("PostgreSQL 12 reaches end of life on…"), not its maker's nor a section's
-            numbered = [m for m in in_clause if m.surface[-1:].isdigit()]
-            return nearest(specific, entity.start, entity.end) or nearest(numbered, entity.start, entity.end)
+        if entity.label == DATE:
+            return self._date_subject(segment, entity, specific, in_clause)
         # A subject the glossary knows (or a versioned product), in the clause or the sentence; else
         # the one a sentence opening with "this"/"これ" refers back to; else the section's; only then
         # a name the glossary does not know (a name in the sentence may be a benchmark or a workload).
@@ -407,6 +422,23 @@ class ClaimBuilder:
         )
         return subject or (self._release_subject() if entity.label == COUNT else None)
 
+    def _date_subject(
+        self, segment: SegmentInput, entity: Entity, specific: list[SubjectMention], in_clause: list[SubjectMention]
+    ) -> SubjectMention | None:
+        """Whose date a date is: another release of the product the sentence names ("Kubix 1.28のサポート
+        終了は…", keyed by its name), a numbered name ("PostgreSQL 12 will reach end of life on…") or a
+        sure subject, else the article's release where the sentence names it. Not its maker's nor a
+        section's; none in a sentence about a pre-release (a beta's date is not the release's)."""
+        if any(e.label == MATURITY and e.norm in _PRE_RELEASES for e in segment.entities):
+            return None
+        others = [
+            e for e in segment.entities if e.label == VERSION and e.product == self.doc_product and e.norm != self.doc_release
+        ]
+        numbered = [SubjectMention(slug(e.norm), e.text, e.start, e.end) for e in others]
+        numbered += [m for m in in_clause if m.surface[-1:].isdigit()]
+        own = self.doc_release and names_release(segment.text, self.doc_release)
+        return nearest(numbered or specific, entity.start, entity.end) or (self._release_subject() if own else None)
+
     def _pointed_back(self, segment: SegmentInput, entity: Entity, mentions: list[SubjectMention]) -> SubjectMention | None:
         """The section's subject for a maturity its clause says of "this feature" ("ただし、この機能は
         プレビュー バージョンにすぎず、Distributed…": the section's feature, not Distributed)."""
@@ -414,6 +446,11 @@ class ClaimBuilder:
         if points_back(segment.text, segment.lang, low, entity.start, entity.end, mentions):
             return self.section_subject
         return None
+
+    def _fallback_release(self, segment: SegmentInput) -> SubjectMention | None:
+        """The release, for a figure its sentence names no subject of; none in a sentence about an
+        earlier release ("its predecessor already supported 29 languages")."""
+        return None if speaks_of_earlier(segment) else self._release_subject()
 
     def _release_subject(self) -> SubjectMention | None:
         if not self.release:

@@ -12,10 +12,12 @@ import re
 from collections import Counter
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from ..lang import profile
 from ..records import HEADING
 from .entities import VERSION, Entity
+from .notation import alternation
 from .rules import known_products, release_products, release_products_named
 from .segments import SegmentInput
 
@@ -73,6 +75,29 @@ def is_earlier(segment: SegmentInput, entity: Entity) -> bool:
     return any(before.endswith(word.casefold()) for word in since.get("before", ())) or after.startswith(
         tuple(since.get("after", ()))
     )
+
+
+@lru_cache(maxsize=16)
+def _earlier(lang: str | None) -> re.Pattern:
+    return re.compile(rf"(?<![A-Za-z])(?:{alternation(profile(lang).earlier)})(?![A-Za-z])", re.I)
+
+
+@lru_cache(maxsize=256)
+def _release_name(release: str) -> re.Pattern:
+    product, _, version = release.rpartition(" ")
+    name = re.escape(product).replace(r"\-", "[-. ]?")  # "node-js 22" is "Node.js 22"
+    return re.compile(rf"(?<![A-Za-z0-9]){name}\s?v?{re.escape(version)}(?!\d|\.\d)", re.I)
+
+
+def names_release(text: str, release: str) -> bool:
+    """`text` names `release` ("PostgreSQL 17", "Qwen2.5", "Node.js 22"), read as a version or not."""
+    return bool(_release_name(release).search(text))
+
+
+def speaks_of_earlier(segment: SegmentInput) -> bool:
+    """The sentence is about an earlier release ("its predecessor already supported 29 languages",
+    "上一代模型也提供 7 个尺寸": `earlier` in lang/<code>/language.yaml)."""
+    return bool(profile(segment.lang).earlier) and bool(_earlier(segment.lang).search(segment.text))
 
 
 # What the body says about the release it describes, beyond counting: the first release the body

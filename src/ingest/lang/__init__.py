@@ -69,6 +69,7 @@ class LanguageProfile:
     since: dict[str, list[str]]  # words before/after a release that make it an earlier one ("since 2.2")
     anaphora: tuple[str, ...]  # words a sentence opens with to point back to the previous one
     feature_anaphora: tuple[str, ...]  # phrases naming the feature a section is about ("この機能", "this feature")
+    earlier: tuple[str, ...]  # words that put a sentence about an earlier release ("predecessor", "上一代")
     extends: tuple[str, ...]
     rules: dict[str, Any]
 
@@ -129,6 +130,7 @@ def _read_profile(folder: Traversable) -> LanguageProfile:
         since={k: list(v or []) for k, v in (facts.get("since") or {}).items()},
         anaphora=tuple(w.casefold() for w in facts.get("anaphora") or ()),
         feature_anaphora=tuple(w.casefold() for w in facts.get("feature_anaphora") or ()),
+        earlier=tuple(w.casefold() for w in facts.get("earlier") or ()),
         extends=tuple(facts.get("extends") or ()),
         rules=rules,
     )
