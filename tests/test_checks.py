@@ -274,3 +274,22 @@ def test_a_figure_of_the_release_meets_the_subject_its_sentence_writes_in_lower_
     assert rows == [("vacuum", "reduction", ["in/en.md", "in/ja.md"])]
     contradictions = con.execute("SELECT doc_a, doc_b FROM conflicts WHERE severity = 'contradiction'").fetchall()
     assert {frozenset(r) for r in contradictions} == {frozenset(("in/ja.md", "in/zh.md"))}
+
+
+def test_two_short_notes_about_one_release_are_no_renderings_of_one_article(tmp_path):
+    """Five-sentence notes about one release align most of what little they say (an adversarial
+    review's case): too few sentences to tell a translation from an independent note, so they are
+    compared as two sources, and "83.1" against the predecessor's "62.4" is no changed figure."""
+    con = ingest(
+        tmp_path,
+        {
+            "a.md": "# Quuxlm 2.5 released\n\nThe team thanked more than two hundred contributors.\n\n"
+            "Acme today released Quuxlm 2.5, its new open model family.\n\nQuuxlm 2.5 scores 83.1 on MATH.\n\n"
+            "Installation packages are available from the download page.\n",
+            "b.md": "# Acme ships Quuxlm 2.5\n\nQuuxlm 2.5 arrives in several sizes under an Apache license.\n\n"
+            "Acme's previous model was released last year.\n\nIt scored 62.4 on MATH.\n\n"
+            "The team thanked more than two hundred contributors.\n",
+        },
+    )
+    assert con.execute("SELECT count(*) FROM renderings").fetchone()[0] == 0
+    assert con.execute("SELECT count(*) FROM conflicts WHERE severity IN ('contradiction', 'possible')").fetchone()[0] == 0

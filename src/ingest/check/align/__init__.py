@@ -15,7 +15,7 @@ from typing import TypeVar
 from threadpoolctl import threadpool_limits
 
 from ...extract.reader import DATE, MODEL, QUANTITIES, VERSION
-from ..thresholds import CONFIDENT_UNIT, RENDERING_COVERAGE, RENDERING_FIGURES_KEPT
+from ..thresholds import CONFIDENT_UNIT, RENDERING_COVERAGE, RENDERING_FIGURES_KEPT, RENDERING_MIN_UNITS
 from .compare import MentionPair, counted_equivalents, match_mentions
 from .groups import identical_share
 from .sentences import AlignedUnit, AlignSegment, align
@@ -47,9 +47,10 @@ class PairResult:
 
     @property
     def same_article(self) -> bool:
-        """Renderings of one article: most of each aligns, and the aligned sentences keep their
-        figures (a write-up that retells most of a post in its own words drops many)."""
-        return self.coverage >= RENDERING_COVERAGE and self.figures_kept >= RENDERING_FIGURES_KEPT
+        """Renderings of one article: most of each aligns, in enough sentences to tell, and the aligned
+        sentences keep their figures (a write-up that retells most of a post in its own words drops many)."""
+        sure = sum(unit.confidence >= CONFIDENT_UNIT for unit in self.units)
+        return self.coverage >= RENDERING_COVERAGE and self.figures_kept >= RENDERING_FIGURES_KEPT and sure >= RENDERING_MIN_UNITS
 
 
 def compare_all(pairs: Mapping[K, tuple[Sequence[AlignSegment], Sequence[AlignSegment]]]) -> dict[K, PairResult]:
