@@ -41,10 +41,12 @@ COPY_MAX_DOCUMENTS = 50
 # sentences; independent write-ups of one release that follow its announcement closely align up to
 # 0.64 (corpus3 001/003: 0.637; the new-domain write-ups of tests/newdomain: 0.52-0.62); others under 0.2.
 RENDERING_COVERAGE = 0.65
-# ...and at least this many sentences align surely: four-sentence notes about one release align
-# most of what little they say without rendering one article (an adversarial review's cases); the
-# labelled renderings align 42 or more.
+# ...and, in fewer than this many surely aligned sentences, nearly all of each aligns: two five-sentence
+# notes about one release align two thirds of what little they say without rendering one article (an
+# adversarial review's case); a short translation or draft aligns whole; the labelled renderings
+# align 42 sentences or more.
 RENDERING_MIN_UNITS = 8
+SHORT_RENDERING_COVERAGE = 0.9
 # ...and the figures of those sentences mostly have a partner on the other side: translations keep
 # 0.77-1.0 of them, a write-up retelling 64 % of a blog post in its own words kept 0.64.
 RENDERING_FIGURES_KEPT = 0.7

@@ -15,7 +15,13 @@ from typing import TypeVar
 from threadpoolctl import threadpool_limits
 
 from ...extract.reader import DATE, MODEL, QUANTITIES, VERSION
-from ..thresholds import CONFIDENT_UNIT, RENDERING_COVERAGE, RENDERING_FIGURES_KEPT, RENDERING_MIN_UNITS
+from ..thresholds import (
+    CONFIDENT_UNIT,
+    RENDERING_COVERAGE,
+    RENDERING_FIGURES_KEPT,
+    RENDERING_MIN_UNITS,
+    SHORT_RENDERING_COVERAGE,
+)
 from .compare import MentionPair, counted_equivalents, match_mentions
 from .groups import identical_share
 from .sentences import AlignedUnit, AlignSegment, align
@@ -47,10 +53,11 @@ class PairResult:
 
     @property
     def same_article(self) -> bool:
-        """Renderings of one article: most of each aligns, in enough sentences to tell, and the aligned
+        """Renderings of one article: most of each aligns (nearly all of a short one), and the aligned
         sentences keep their figures (a write-up that retells most of a post in its own words drops many)."""
-        sure = sum(unit.confidence >= CONFIDENT_UNIT for unit in self.units)
-        return self.coverage >= RENDERING_COVERAGE and self.figures_kept >= RENDERING_FIGURES_KEPT and sure >= RENDERING_MIN_UNITS
+        short = sum(unit.confidence >= CONFIDENT_UNIT for unit in self.units) < RENDERING_MIN_UNITS
+        needed = SHORT_RENDERING_COVERAGE if short else RENDERING_COVERAGE
+        return self.coverage >= needed and self.figures_kept >= RENDERING_FIGURES_KEPT
 
 
 def compare_all(pairs: Mapping[K, tuple[Sequence[AlignSegment], Sequence[AlignSegment]]]) -> dict[K, PairResult]:
