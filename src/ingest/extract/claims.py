@@ -138,6 +138,8 @@ class ClaimBuilder:
         size (`release_independent_relations`)."""
         claims = []
         rules = rules_for(segment.lang).for_text(segment.text)
+        # every benchmark the sentence scores, once: none is the subject of a score
+        benches = [m.span("bench") for _, p in rules.relations if "bench" in p.groupindex for m in p.finditer(segment.text)]
         for attribute, pattern in rules.relations:
             release = (None, None) if attribute in common_rules()["release_independent_relations"] else None
             for match in pattern.finditer(segment.text):
@@ -147,7 +149,7 @@ class ClaimBuilder:
                 if rules.negation.search(segment.text, *near):
                     continue  # "不再采用 Ray 作为默认后端", "does not offload to CPU": what it denies
                 if "bench" in pattern.groupindex:
-                    claims += self._score(segment, match)
+                    claims += self._score(segment, match, benches)
                     continue
                 subject = self._relation_subject(segment, match.start(), start, end)
                 if subject is None:
@@ -167,16 +169,10 @@ class ClaimBuilder:
                     )
         return claims
 
-    def _score(self, segment: SegmentInput, match: re.Match) -> list[Claim]:
+    def _score(self, segment: SegmentInput, match: re.Match, benches: Sequence[tuple[int, int]]) -> list[Claim]:
         """A score on a benchmark ("83.1 on MATH", "MATHで81.3", "在 MATH 上得分 83.1"): of the model
         the sentence names, else of the release. It only corroborates: a sentence may give it for a
         base model, a quantised build, a prompting setup or a rival, which no rule here tells apart."""
-        benches = [
-            m.span("bench")
-            for _, p in rules_for(segment.lang).relations
-            if "bench" in p.groupindex
-            for m in p.finditer(segment.text)
-        ]
         subject = self._relation_subject(segment, match.start(), *match.span(), benches) or self._fallback_release(segment)
         low, high = match.span("bench")  # "2.5 on Linux", "on H100": a platform or hardware is no benchmark
         if (
