@@ -267,6 +267,53 @@ def test_support_that_ends_after_the_version_is_no_supported_version():
     }
 
 
+def least(claims) -> set[tuple]:
+    """The dependency versions of the release's claims, with whether they only corroborate."""
+    return {
+        (c.attribute, c.value, c.set_valued) for c in claims if c.attribute.split("_")[0] in ("minimum", "recommended", "drops")
+    }
+
+
+def test_the_least_version_a_release_requires_is_one_value_in_three_languages():
+    """ "or later", "以降", "及以上", "+", "at least", and a minimum named apart from the version, for
+    products no list names (Frobdb) as for listed ones (Python): one value per release, not a set."""
+    for text, lang in (
+        ("Building Quuxly now requires Frobdb 1.1.0 or later.", "en"),
+        ("Quuxly のビルドには Frobdb 1.1.0 以降が必要です。", "ja"),
+        ("构建 Quuxly 需要 Frobdb 1.1.0 及以上。", "zh"),
+        ("Quuxly needs at least Frobdb 1.1.0.", "en"),
+        ("The minimum supported version of Frobdb is now 1.1.0.", "en"),
+        ("Frobdb の最低バージョンは 1.1.0 になった。", "ja"),
+        ("Frobdb 的最低版本要求提升至 1.1.0。", "zh"),
+    ):
+        assert least(claims_of(text, lang, release="quuxly 3.5")) == {("minimum_frobdb", "1.1.0", False)}, text
+    assert least(claims_of("Python 3.9+ is required.", "en", release="quuxly 3.5")) == {("minimum_python", "3.9", False)}
+
+
+def test_a_recommended_least_version_is_keyed_apart_from_a_required_one():
+    for text, lang in (
+        ("We advise you to use Frobdb 4.37.0 or later.", "en"),
+        ("Frobdb のバージョン4.37.0以降が推奨されている。", "ja"),
+        ("建议使用 Frobdb 4.37.0 或更高版本。", "zh"),
+    ):
+        assert least(claims_of(text, lang, release="quuxly 3.5")) == {("recommended_frobdb", "4.37.0", False)}, text
+
+
+def test_a_list_continues_any_products_version_and_an_ending_word_drops_the_whole_list():
+    """ "Support for Frobdb 1.0.1 and 1.0.2 has been removed": both dropped (the list of a product no
+    list names), and a minimum after a comma is no item of the dropped list."""
+    assert least(
+        claims_of(
+            "Support for Frobdb 1.0.1 and 1.0.2 has been removed; Quuxly now requires Frobdb 1.1.0 or later.",
+            "en",
+            release="quuxly 3.5",
+        )
+    ) == {("drops_frobdb", "1.0.1", True), ("drops_frobdb", "1.0.2", True), ("minimum_frobdb", "1.1.0", False)}
+    assert least(
+        claims_of("Quuxly 3.5 不再支持 Frobdb 1.0.1 和 1.0.2，Frobdb 的最低版本要求提升至 1.1.1。", "zh", release="quuxly 3.5")
+    ) == {("drops_frobdb", "1.0.1", True), ("drops_frobdb", "1.0.2", True), ("minimum_frobdb", "1.1.1", False)}
+
+
 def shares(claims) -> set[tuple]:
     return {(c.subject, c.attribute, c.value) for c in claims if c.attribute.startswith("share_of_")}
 

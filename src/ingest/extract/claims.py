@@ -32,7 +32,16 @@ from .conditions import conditions
 from .entities import COUNT, DATE, HARDWARE, MATURITY, MULTIPLIER, PERCENT, QUANTITY, VERSION, Entity
 from .glossary import SubjectMention, glossary
 from .notation import hedged_bounds, model_size
-from .phrases import attribute_near, baseline_near, clause_bounds, dependency_versions, is_baseline, share_of_counted, terms
+from .phrases import (
+    LEAST_VERSIONS,
+    attribute_near,
+    baseline_near,
+    clause_bounds,
+    dependency_versions,
+    is_baseline,
+    share_of_counted,
+    terms,
+)
 from .reader import MODEL, NUMBER
 from .releases import is_earlier, names_release, product_of, releases_in, speaks_of_earlier
 from .rules import is_release_product, platforms_in, rules_for
@@ -319,10 +328,11 @@ class ClaimBuilder:
 
     def _named_by_release(self, segment: SegmentInput) -> list[Claim]:
         """What a sentence says of its release in names rather than figures, claimed of the release's
-        product (a release has several of each: these only corroborate):
+        product (a release has several of each: these only corroborate, but for the least versions):
         - a version of another product it supports, drops or names ("包括支援 Python 3.12", "弃用CUDA
           10.2", "CUDA 11.7 には cuDNN 8.5.0 が付属"): `supports_<product>`, `drops_<product>`,
-          `mentions_<product>`;
+          `mentions_<product>`, and the least version it requires or recommends ("OpenSSL 1.1.0 or
+          later"): `minimum_<product>`, `recommended_<product>`, one value per release;
         - the platforms and hardware it names ("Linux バイナリ", "Windows 上", "AWS Graviton 处理器"):
           `mentions_platform`, `mentions_hardware`."""
         release = self._sentence_release(segment)
@@ -336,6 +346,7 @@ class ClaimBuilder:
             for entity, status in dependency_versions(segment.text, segment.lang, segment.entities)
             if entity.product != product and entity.version
         ]
+        # (the least version it requires or recommends is one per release: only it may contradict)
         # A sentence naming another product's release ("Deno 2.0 already ships Windows arm64
         # builds") may name its platforms and hardware: they are not this release's.
         if not any(v.product != product and is_release_product(v.product) for v in versions):
@@ -346,7 +357,16 @@ class ClaimBuilder:
             ]
             named += [("mentions_hardware", e.norm, e.start, e.end) for e in segment.entities if e.label == HARDWARE and e.norm]
         return [
-            self._claim(segment, subject, attribute, value, start, end, set_valued=True, release=release)
+            self._claim(
+                segment,
+                subject,
+                attribute,
+                value,
+                start,
+                end,
+                set_valued=not attribute.startswith(LEAST_VERSIONS),
+                release=release,
+            )
             for attribute, value, start, end in named
         ]
 

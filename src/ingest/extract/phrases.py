@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from ..lang import clause_mark_chars, sentence_end_chars
 from .entities import COUNT, QUANTITY, VERSION, Entity
-from .rules import relation_joiners, rules_for
+from .rules import Rules, product_named, relation_joiners, rules_for
 from .subjects import is_generic
 
 # A clause ends where a sentence does, or at a semicolon (text is NFKC-normalised: "；" is ";").
@@ -89,6 +89,10 @@ _COUNT_NUMBER = re.compile(r"\s?\d[\d,]*\s?")
 
 
 SUPPORTED, DROPPED, MENTIONED = "supports", "drops", "mentions"
+# ...and the least version a release requires or recommends: one value per release, not a set.
+MINIMUM, RECOMMENDED = "minimum", "recommended"
+LEAST_VERSIONS = (MINIMUM, RECOMMENDED)
+_MINIMUM_BEFORE_WINDOW = 12  # characters before a version where a word making it the least one may end
 
 
 def dependency_versions(text: str, lang: str, entities: Sequence[Entity]) -> list[tuple[Entity, str]]:
@@ -96,11 +100,16 @@ def dependency_versions(text: str, lang: str, entities: Sequence[Entity]) -> lis
     support word ("支持", "対応", "support", "引入") points at it, DROPPED when a word ending support
     does ("弃用", "サポートされなくなり", "deprecates"), else MENTIONED. A word points at the version
     nearest to it in its clause, within a few characters ("CUDA 11是第一个支持C++17的": C++17, not
-    CUDA 11), and at the versions a list joins to that one ("弃用CUDA 10.2和11.3": both)."""
+    CUDA 11), and at the versions a list joins to that one ("弃用CUDA 10.2和11.3": both).
+    A version the text makes the least one ("OpenSSL 1.1.0 or later", "至少 CUDA 11.8", "OpenSSL 的
+    最低版本要求提升至 1.1.1": `minimum_versions` in rules.yaml) is MINIMUM, or RECOMMENDED where its
+    clause recommends it ("4.37.0以降が推奨"), unless it is dropped."""
+    rules = rules_for(lang).for_text(text)
     versions = sorted((e for e in entities if e.label == VERSION and e.product), key=lambda e: e.start)
+    least = _least_versions(text, rules, versions)
+    versions = sorted([*versions, *(e for e in least if e not in versions)], key=lambda e: e.start)
     if not versions:
         return []
-    rules = rules_for(lang).for_text(text)
     status: dict[int, str] = {}
     words = [(SUPPORTED, m) for pattern in rules.supports for m in pattern.finditer(text)]
     words += [(DROPPED, m) for pattern in rules.support_ended for m in pattern.finditer(text)]
@@ -127,7 +136,42 @@ def dependency_versions(text: str, lang: str, entities: Sequence[Entity]) -> lis
             ]
             ended = kind == DROPPED or any(pattern.search(around) for pattern in rules.support_ended)
             status[entity.start] = DROPPED if ended else kind
+    for entity in least:
+        if status.get(entity.start) != DROPPED:
+            recommended = rules.recommends.search(text, *_comma_part(text, entity.start, entity.end))
+            status[entity.start] = RECOMMENDED if recommended else MINIMUM
     return [(e, status.get(e.start, MENTIONED)) for e in versions]
+
+
+def _least_versions(text: str, rules: Rules, versions: list[Entity]) -> list[Entity]:
+    """The versions the text makes the least one: a version with a minimum word after or right before
+    it, and a product's minimum a phrase names apart from a version ("X 的最低版本要求提升至 1.1.1")."""
+    least = [
+        e
+        for e in versions
+        if e.text.endswith("+")
+        or rules.minimum_after.match(text, e.end)
+        or rules.minimum_before.search(text[max(0, e.start - _MINIMUM_BEFORE_WINDOW) : e.start])
+    ]
+    for pattern in rules.minimum_stated:
+        for match in pattern.finditer(text):
+            named = next((e for e in versions if e.start <= match.start("ver") < e.end), None)
+            if named is not None:
+                least.append(named)
+            elif product := product_named(match["name"]):
+                version = match["ver"]
+                # (the version's own span: no list runs on from another version to the product's name)
+                start, end = match.span("ver")
+                least.append(Entity(VERSION, version, start, end, f"{product} {version}", product=product, version=version))
+    return least
+
+
+def _comma_part(text: str, start: int, end: int) -> tuple[int, int]:
+    """The part of the clause around [start, end) that commas bound ("1.1 以降が必要で、3.0 以降が推奨": the second part only)."""
+    low, high = clause_bounds(text, start)
+    before = [m.end() for m in _COMMA.finditer(text, low, start)]
+    after = _COMMA.search(text, end, high)
+    return (before[-1] if before else low), (after.start() if after else high)
 
 
 @functools.cache

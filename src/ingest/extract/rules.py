@@ -35,6 +35,10 @@ class Rules:
     baselines: list[re.Pattern]
     supports: list[re.Pattern]  # words saying a release supports a dependency's version
     support_ended: list[re.Pattern]  # ...and words saying that support ends ("no longer")
+    minimum_after: re.Pattern  # right after a version: it is the least one ("or later", "以降", "及以上")
+    minimum_before: re.Pattern  # ...and right before it, at the end of the text before ("at least", "至少")
+    minimum_stated: list[re.Pattern]  # a product's minimum named apart (groups `name`, `ver`: "X 的最低版本要求提升至 1.1.1")
+    recommends: re.Pattern  # a clause recommending a minimum rather than requiring it ("recommend", "推奨")
     relations: list[tuple[str, re.Pattern]]  # attribute -> a phrase naming its value in words (group `value`)
     units: list[tuple[str, re.Pattern]]  # the unit or counted noun right after a number
     shares_before: list[re.Pattern]  # what joins a counted set to a share of it after it ("193 个模型中有 97.5%")
@@ -153,6 +157,13 @@ def rules_for(*codes: str | None) -> Rules:
         baselines=[re.compile(p) for rules in rule_sets for p in rules.get("baselines", [])],
         supports=[re.compile(p, re.I) for rules in rule_sets for p in rules.get("supports", [])],
         support_ended=[re.compile(p, re.I) for rules in rule_sets for p in rules.get("support_ended", [])],
+        minimum_after=re.compile(_alternation(_minimum_versions(rule_sets, "after")), re.I),
+        minimum_before=re.compile(rf"(?:{_alternation(_minimum_versions(rule_sets, 'before'))})$", re.I),
+        minimum_stated=[
+            re.compile(p.replace("{name}", _product_name()).replace("{version}", rf"(?P<ver>{_DOTTED}){_EDGE_AFTER}"), re.I)
+            for p in _minimum_versions(rule_sets, "stated")
+        ],
+        recommends=re.compile(_alternation(_minimum_versions(rule_sets, "recommended")), re.I),
         # One pattern per phrase: the group `value` may appear once per pattern only.
         relations=[
             (attribute, re.compile(_relation_pattern(p), re.I))
@@ -173,6 +184,30 @@ def rules_for(*codes: str | None) -> Rules:
         instrument_before=re.compile(rf"(?:{_instruments(rule_sets, 'before')})\s?$", re.I),
         instrument_after=re.compile(rf"^\s?(?:{_instruments(rule_sets, 'after')})", re.I),
     )
+
+
+def _minimum_versions(rule_sets: list[dict], part: str) -> list[str]:
+    """The patterns of `minimum_versions` (lang/<code>/rules.yaml) of one part, or one that never matches."""
+    return [p for rules in rule_sets for p in (rules.get("minimum_versions") or {}).get(part, [])] or ["(?!)"]
+
+
+_DOTTED = r"\d+(?:\.\d+){1,3}"
+
+
+def _product_name() -> str:
+    """A product's name in a phrase: one lang/common.yaml lists or one shaped like a name (`open_versions`),
+    as the group `name` (written as it is: only the words around it ignore case)."""
+    listed = _alternation([name for p in common_rules()["products"] for name in p["names"]])
+    return rf"{_EDGE_BEFORE}(?P<name>(?-i:{listed}|{common_rules()['open_versions']['name']}))"
+
+
+def product_named(name: str) -> str | None:
+    """The product id of a name: a listed product's ("CUDA" -> cuda), else the name's slug ("Node.js" ->
+    node-js); None for a word that names nothing ("The")."""
+    for product in common_rules()["products"]:
+        if any(re.fullmatch(pattern, name) for pattern in product["names"]):
+            return str(product["id"])
+    return None if name.casefold() in not_names() else _slug(name)
 
 
 def _instruments(rule_sets: list[dict], side: str) -> str:
@@ -248,11 +283,7 @@ def versions_in(text: str, rules: Rules) -> Iterator[Lexical]:
         for match in pattern.finditer(text):
             version = match["ver"].rstrip("+")
             yield Lexical(match.group(), match.start(), match.end(), f"{product} {version}", product, version)
-            position = match.end()
-            while (follow := rules.version_list.match(text, position)) is not None:
-                version = follow["ver"]
-                yield Lexical(version, follow.start("ver"), follow.end("ver"), f"{product} {version}", product, version)
-                position = follow.end()
+            yield from _listed_after(text, rules, match.end(), product)
     for match in (*_open_version().finditer(text), *_open_major_version().finditer(text)):
         name, version = match["name"], match["ver"]
         product = _slug(name)
@@ -260,6 +291,15 @@ def versions_in(text: str, rules: Rules) -> Iterator[Lexical]:
         if name.casefold() in not_names() or product in known_products() or _reads_as_a_score(version):
             continue
         yield Lexical(match.group(), match.start(), match.end(), f"{product} {version}", product, version)
+        yield from _listed_after(text, rules, match.end(), product)
+
+
+def _listed_after(text: str, rules: Rules, position: int, product: str) -> Iterator[Lexical]:
+    """The versions a list continues a product's version with ("CUDA 11.6 および 11.7", "OpenSSL 1.0.1 and 1.0.2")."""
+    while (follow := rules.version_list.match(text, position)) is not None:
+        version = follow["ver"]
+        yield Lexical(version, follow.start("ver"), follow.end("ver"), f"{product} {version}", product, version)
+        position = follow.end()
 
 
 @lru_cache(maxsize=1)
