@@ -111,20 +111,20 @@ def test_supported_versions_corroborate_and_never_conflict(tmp_path):
     ).fetchall() == [("3.12", 2, [])]
 
 
-def test_the_least_version_a_release_requires_contradicts_another_and_a_recommended_one_does_not(tmp_path):
-    """Two write-ups of one release naming two minimums of one dependency contradict; a third that
-    recommends a later one states another fact; two naming the same minimum corroborate."""
+def test_least_versions_corroborate_and_never_conflict(tmp_path):
+    """A minimum is often a part's, a platform's or a feature's (an adversarial review's cases: "the
+    command-line client requires Node.js 18 or later" / "のサーバーは Node.js 20 以降が必要"): two
+    write-ups naming two minimums of one dependency do not contradict; two naming one corroborate,
+    and a recommended one is another fact."""
     con = ingest(
         tmp_path,
         {
-            "a.txt": "Quuxly 3.5 released\nBuilding with TLS now requires Frobdb 1.1.0 or later.",
+            "a.txt": "Quuxly 3.5 released\nThe command-line client now requires Frobdb 1.1.0 or later.",
             "b.txt": "Quuxly 3.5 正式发布\n值得注意的是，Frobdb 的最低版本要求提升至 1.1.1。",
-            "c.txt": "Quuxly 3.5 リリース\nFrobdb 1.1.1 以降が必要で、Frobdb 3.0 以降が推奨されている。",
+            "c.txt": "Quuxly 3.5 リリース\nサーバーは Frobdb 1.1.1 以降が必要で、Frobdb 3.0 以降が推奨されている。",
         },
     )
-    assert con.execute("SELECT attribute, value_a, value_b FROM conflicts ORDER BY ALL").fetchall() == [
-        ("minimum_frobdb", "1.1.0", "1.1.1")
-    ]
+    assert con.execute("SELECT count(*) FROM conflicts").fetchone()[0] == 0
     assert con.execute("SELECT attribute, value, n_sources FROM corroborations WHERE subject = 'quuxly'").fetchall() == [
         ("minimum_frobdb", "1.1.1", 2)
     ]

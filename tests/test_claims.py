@@ -274,9 +274,10 @@ def least(claims) -> set[tuple]:
     }
 
 
-def test_the_least_version_a_release_requires_is_one_value_in_three_languages():
-    """ "or later", "以降", "及以上", "+", "at least", and a minimum named apart from the version, for
-    products no list names (Frobdb) as for listed ones (Python): one value per release, not a set."""
+def test_the_least_version_a_release_requires_is_read_in_three_languages():
+    """ "or later", "以降", "及以上", "+", "at least", "至少需要", and a minimum named apart from the
+    version, for products no list names (Frobdb) as for listed ones (Python). It only corroborates: a
+    minimum is often a part's or a platform's ("the CLI requires Node.js 18 or later")."""
     for text, lang in (
         ("Building Quuxly now requires Frobdb 1.1.0 or later.", "en"),
         ("Quuxly のビルドには Frobdb 1.1.0 以降が必要です。", "ja"),
@@ -285,9 +286,31 @@ def test_the_least_version_a_release_requires_is_one_value_in_three_languages():
         ("The minimum supported version of Frobdb is now 1.1.0.", "en"),
         ("Frobdb の最低バージョンは 1.1.0 になった。", "ja"),
         ("Frobdb 的最低版本要求提升至 1.1.0。", "zh"),
+        ("Quuxly 至少需要 Frobdb 1.1.0。", "zh"),
+        ("The minimum supported version of Frobdb for JIT compilation is now Frobdb 1.1.0.", "en"),
     ):
-        assert least(claims_of(text, lang, release="quuxly 3.5")) == {("minimum_frobdb", "1.1.0", False)}, text
-    assert least(claims_of("Python 3.9+ is required.", "en", release="quuxly 3.5")) == {("minimum_python", "3.9", False)}
+        assert least(claims_of(text, lang, release="quuxly 3.5")) == {("minimum_frobdb", "1.1.0", True)}, text
+    assert least(claims_of("Python 3.9+ is required.", "en", release="quuxly 3.5")) == {("minimum_python", "3.9", True)}
+    # a phrase naming the minimum makes a bare major one a version
+    assert least(claims_of("The minimum supported version of Frobdb is now Frobdb 10.", "en", release="quuxly 3.5")) == {
+        ("minimum_frobdb", "10", True)
+    }
+
+
+def test_a_version_before_the_new_minimum_or_an_adverb_after_it_is_no_minimum():
+    """ "up from … previously", "これまでの…から", "从…提升到" name the one before; "and later became
+    stable" is an adverb; 非推奨 (deprecated) recommends nothing."""
+    for text, lang, expected in (
+        ("Building Quuxly now needs Frobdb 10 or later, up from Frobdb 3.9 or later previously.", "en", "10"),
+        ("これまでのFrobdb 3.9以降から、Frobdb 10以降が必要になりました。", "ja", "10"),
+        ("最低要求从 Frobdb 3.9 提升到 Frobdb 10 及以上。", "zh", "10"),
+    ):
+        assert {(a, v) for a, v, _ in least(claims_of(text, lang, release="quuxly 3.5"))} == {("minimum_frobdb", expected)}, text
+    assert least(claims_of("The flag first appeared in Frobdb 2.1 and later became stable.", "en", release="quuxly 3.5")) == set()
+    assert least(claims_of("Frobdb 3.8 の非推奨化に伴い Frobdb 3.9 以降が必要になりました。", "ja", release="quuxly 3.5")) == {
+        ("drops_frobdb", "3.8", True),
+        ("minimum_frobdb", "3.9", True),
+    }
 
 
 def test_a_recommended_least_version_is_keyed_apart_from_a_required_one():
@@ -296,22 +319,44 @@ def test_a_recommended_least_version_is_keyed_apart_from_a_required_one():
         ("Frobdb のバージョン4.37.0以降が推奨されている。", "ja"),
         ("建议使用 Frobdb 4.37.0 或更高版本。", "zh"),
     ):
-        assert least(claims_of(text, lang, release="quuxly 3.5")) == {("recommended_frobdb", "4.37.0", False)}, text
+        assert least(claims_of(text, lang, release="quuxly 3.5")) == {("recommended_frobdb", "4.37.0", True)}, text
+
+
+def test_a_dependency_version_belongs_to_the_release_its_part_of_the_sentence_names():
+    """ "Foo 4.2 ran on Bar 12 or later, but Foo 5.0 needs Bar 16 or later": 12 is 4.2's (an adversarial
+    review's case, where it corroborated another source's wrong 12 for 5.0)."""
+    text = "Quuxly 4.2 ran on Frobdb 12 or later, but Quuxly 5.0 needs Frobdb 16 or later."
+    assert {
+        (c.attribute, c.value, c.release)
+        for c in claims_of(text, "en", release="quuxly 5.0")
+        if c.attribute.startswith("minimum_")
+    } == {
+        ("minimum_frobdb", "12", "quuxly 4.2"),
+        ("minimum_frobdb", "16", "quuxly 5.0"),
+    }
 
 
 def test_a_list_continues_any_products_version_and_an_ending_word_drops_the_whole_list():
     """ "Support for Frobdb 1.0.1 and 1.0.2 has been removed": both dropped (the list of a product no
-    list names), and a minimum after a comma is no item of the dropped list."""
+    list names, and the ending word after the list), and a minimum after a comma is no item of it."""
     assert least(
         claims_of(
             "Support for Frobdb 1.0.1 and 1.0.2 has been removed; Quuxly now requires Frobdb 1.1.0 or later.",
             "en",
             release="quuxly 3.5",
         )
-    ) == {("drops_frobdb", "1.0.1", True), ("drops_frobdb", "1.0.2", True), ("minimum_frobdb", "1.1.0", False)}
+    ) == {("drops_frobdb", "1.0.1", True), ("drops_frobdb", "1.0.2", True), ("minimum_frobdb", "1.1.0", True)}
     assert least(
         claims_of("Quuxly 3.5 不再支持 Frobdb 1.0.1 和 1.0.2，Frobdb 的最低版本要求提升至 1.1.1。", "zh", release="quuxly 3.5")
-    ) == {("drops_frobdb", "1.0.1", True), ("drops_frobdb", "1.0.2", True), ("minimum_frobdb", "1.1.1", False)}
+    ) == {("drops_frobdb", "1.0.1", True), ("drops_frobdb", "1.0.2", True), ("minimum_frobdb", "1.1.1", True)}
+    assert least(claims_of("Support for Python 3.8 has now been completely removed.", "en", release="quuxly 3.5")) == {
+        ("drops_python", "3.8", True)
+    }
+    assert supported(
+        claims_of(
+            "Added support for Python 3.12 and a faster profiler that has replaced the removed one.", "en", release="pytorch 2.4"
+        )
+    ) == {("pytorch", "supports_python", "3.12", "pytorch 2.4", True)}
 
 
 def shares(claims) -> set[tuple]:

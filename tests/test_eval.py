@@ -49,4 +49,4 @@ def test_new_domain_write_ups_flag_no_trap_and_no_unlabelled_contradiction():
     score = tuned["tuned"]
     assert score.recall("must_not_flag")[0] == 0
     assert score.strict_precision == 1.0, score.unlabelled
-    assert score.recall("must_corroborate")[0] >= 9
+    assert score.recall("must_corroborate")[0] >= 10

@@ -33,10 +33,10 @@ from .entities import COUNT, DATE, HARDWARE, MATURITY, MULTIPLIER, PERCENT, QUAN
 from .glossary import SubjectMention, glossary
 from .notation import hedged_bounds, model_size
 from .phrases import (
-    LEAST_VERSIONS,
     attribute_near,
     baseline_near,
     clause_bounds,
+    comma_part,
     dependency_versions,
     is_baseline,
     share_of_counted,
@@ -328,11 +328,12 @@ class ClaimBuilder:
 
     def _named_by_release(self, segment: SegmentInput) -> list[Claim]:
         """What a sentence says of its release in names rather than figures, claimed of the release's
-        product (a release has several of each: these only corroborate, but for the least versions):
+        product (a release has several of each: these only corroborate):
         - a version of another product it supports, drops or names ("包括支援 Python 3.12", "弃用CUDA
           10.2", "CUDA 11.7 には cuDNN 8.5.0 が付属"): `supports_<product>`, `drops_<product>`,
           `mentions_<product>`, and the least version it requires or recommends ("OpenSSL 1.1.0 or
-          later"): `minimum_<product>`, `recommended_<product>`, one value per release;
+          later"): `minimum_<product>`, `recommended_<product>` (a minimum is often a part's or a
+          platform's: "the CLI requires Node.js 18 or later");
         - the platforms and hardware it names ("Linux バイナリ", "Windows 上", "AWS Graviton 处理器"):
           `mentions_platform`, `mentions_hardware`."""
         release = self._sentence_release(segment)
@@ -341,12 +342,12 @@ class ClaimBuilder:
         product = product_of(release[0])
         subject = SubjectMention(product, release[0], 0, 0)
         versions = [e for e in segment.entities if e.label == VERSION]
-        named = [
+        dependencies = [
             (f"{status}_{entity.product}", entity.version or "", entity.start, entity.end)
             for entity, status in dependency_versions(segment.text, segment.lang, segment.entities)
             if entity.product != product and entity.version
         ]
-        # (the least version it requires or recommends is one per release: only it may contradict)
+        named: list[tuple[str, str, int, int]] = []
         # A sentence naming another product's release ("Deno 2.0 already ships Windows arm64
         # builds") may name its platforms and hardware: they are not this release's.
         if not any(v.product != product and is_release_product(v.product) for v in versions):
@@ -357,6 +358,9 @@ class ClaimBuilder:
             ]
             named += [("mentions_hardware", e.norm, e.start, e.end) for e in segment.entities if e.label == HARDWARE and e.norm]
         return [
+            self._claim(segment, subject, attribute, value, start, end, set_valued=True, release=release)
+            for attribute, value, start, end in named
+        ] + [
             self._claim(
                 segment,
                 subject,
@@ -364,11 +368,22 @@ class ClaimBuilder:
                 value,
                 start,
                 end,
-                set_valued=not attribute.startswith(LEAST_VERSIONS),
-                release=release,
+                set_valued=True,
+                release=self._part_release(segment, start, release),
             )
-            for attribute, value, start, end in named
+            for attribute, value, start, end in dependencies
         ]
+
+    def _part_release(
+        self, segment: SegmentInput, position: int, release: tuple[str | None, str | None]
+    ) -> tuple[str | None, str | None]:
+        """The release the part of the sentence around `position` names, commas bounding it, where it
+        names one other release of the product than the sentence's ("Foo 4.2 ran on Bar 12 or later, but
+        Foo 5.0 needs Bar 16 or later": 12 is 4.2's), else the sentence's."""
+        low, high = comma_part(segment.text, position, position)
+        product = product_of(release[0]) if release[0] else None
+        named = {e.norm for e in segment.entities if e.label == VERSION and e.product == product and low <= e.start < high}
+        return (named.pop(), "sentence") if len(named) == 1 and release[0] not in named else release
 
     def _value_claim(self, segment: SegmentInput, entity: Entity, mentions: list[SubjectMention]) -> list[Claim]:
         attribute = self._value_attribute(segment, entity)

@@ -89,9 +89,8 @@ _COUNT_NUMBER = re.compile(r"\s?\d[\d,]*\s?")
 
 
 SUPPORTED, DROPPED, MENTIONED = "supports", "drops", "mentions"
-# ...and the least version a release requires or recommends: one value per release, not a set.
+# ...and the least version a release requires or recommends.
 MINIMUM, RECOMMENDED = "minimum", "recommended"
-LEAST_VERSIONS = (MINIMUM, RECOMMENDED)
 _MINIMUM_BEFORE_WINDOW = 12  # characters before a version where a word making it the least one may end
 
 
@@ -100,10 +99,12 @@ def dependency_versions(text: str, lang: str, entities: Sequence[Entity]) -> lis
     support word ("支持", "対応", "support", "引入") points at it, DROPPED when a word ending support
     does ("弃用", "サポートされなくなり", "deprecates"), else MENTIONED. A word points at the version
     nearest to it in its clause, within a few characters ("CUDA 11是第一个支持C++17的": C++17, not
-    CUDA 11), and at the versions a list joins to that one ("弃用CUDA 10.2和11.3": both).
+    CUDA 11), and at the versions a list joins to that one ("弃用CUDA 10.2和11.3": both); an ending
+    word after a support word's list ends it ("Support for Python 3.8 has now been removed").
     A version the text makes the least one ("OpenSSL 1.1.0 or later", "至少 CUDA 11.8", "OpenSSL 的
     最低版本要求提升至 1.1.1": `minimum_versions` in rules.yaml) is MINIMUM, or RECOMMENDED where its
-    clause recommends it ("4.37.0以降が推奨"), unless it is dropped."""
+    clause recommends it ("4.37.0以降が推奨"), unless it is dropped or the one before ("up from LLVM
+    3.9 or later previously")."""
     rules = rules_for(lang).for_text(text)
     versions = sorted((e for e in entities if e.label == VERSION and e.product), key=lambda e: e.start)
     least = _least_versions(text, rules, versions)
@@ -127,18 +128,25 @@ def dependency_versions(text: str, lang: str, entities: Sequence[Entity]) -> lis
         if not near:
             continue
         nearest = min(near, key=lambda e: _gap(e, *word.span()))
-        for entity in _listed_with(text, versions, nearest):
+        listed = _listed_with(text, versions, nearest)
+        # "Support for Python 3.8 has now been completely removed": an ending word later in the part
+        # the commas bound, before any conjunction, ends the support the word before the list names.
+        last = max(e.end for e in listed)
+        tail = text[last : comma_part(text, last, last)[1]]
+        tail = tail[: joiner.start()] if (joiner := relation_joiners().search(tail)) else tail
+        ended_later = word.end() <= nearest.start and any(pattern.search(tail) for pattern in rules.support_ended)
+        for entity in listed:
             # "不再支持 CUDA 10.2", "Support for CUDA 11.6 ends": an ending word around a support word.
             around = text[
                 max(low, min(word.start(), entity.start) - _SUPPORT_WINDOW) : min(
                     high, max(word.end(), entity.end) + _SUPPORT_WINDOW
                 )
             ]
-            ended = kind == DROPPED or any(pattern.search(around) for pattern in rules.support_ended)
+            ended = kind == DROPPED or ended_later or any(pattern.search(around) for pattern in rules.support_ended)
             status[entity.start] = DROPPED if ended else kind
     for entity in least:
         if status.get(entity.start) != DROPPED:
-            recommended = rules.recommends.search(text, *_comma_part(text, entity.start, entity.end))
+            recommended = rules.recommends.search(text, *comma_part(text, entity.start, entity.end))
             status[entity.start] = RECOMMENDED if recommended else MINIMUM
     return [(e, status.get(e.start, MENTIONED)) for e in versions]
 
@@ -146,19 +154,18 @@ def dependency_versions(text: str, lang: str, entities: Sequence[Entity]) -> lis
 def _least_versions(text: str, rules: Rules, versions: list[Entity]) -> list[Entity]:
     """The versions the text makes the least one: a version with a minimum word after or right before
     it, and a product's minimum a phrase names apart from a version ("X 的最低版本要求提升至 1.1.1")."""
-    least = [
-        e
-        for e in versions
-        if e.text.endswith("+")
-        or rules.minimum_after.match(text, e.end)
-        or rules.minimum_before.search(text[max(0, e.start - _MINIMUM_BEFORE_WINDOW) : e.start])
-    ]
+    least = []
+    for e in versions:
+        before = text[max(0, e.start - _MINIMUM_BEFORE_WINDOW) : e.start]
+        after = rules.minimum_after.match(text, e.end)
+        if (e.text.endswith("+") or after or rules.minimum_before.search(before)) and not _former(text, rules, e, after):
+            least.append(e)
     for pattern in rules.minimum_stated:
         for match in pattern.finditer(text):
             named = next((e for e in versions if e.start <= match.start("ver") < e.end), None)
             if named is not None:
                 least.append(named)
-            elif product := product_named(match["name"]):
+            elif (product := product_named(match["name"])) and not rules.former_after.match(text, match.end()):
                 version = match["ver"]
                 # (the version's own span: no list runs on from another version to the product's name)
                 start, end = match.span("ver")
@@ -166,7 +173,18 @@ def _least_versions(text: str, rules: Rules, versions: list[Entity]) -> list[Ent
     return least
 
 
-def _comma_part(text: str, start: int, end: int) -> tuple[int, int]:
+def _former(text: str, rules: Rules, entity: Entity, after: re.Match | None) -> bool:
+    """Whether the text makes a version the one before ("up from LLVM 3.9 or later previously",
+    "これまでのLLVM 3.9以降から", "从 Python 3.8 提升到"): no least version of the release."""
+    before = text[max(0, entity.start - _MINIMUM_BEFORE_WINDOW) : entity.start]
+    return bool(
+        rules.former_before.search(before)
+        or rules.former_after.match(text, entity.end)
+        or (after and rules.former_after.match(text, after.end()))
+    )
+
+
+def comma_part(text: str, start: int, end: int) -> tuple[int, int]:
     """The part of the clause around [start, end) that commas bound ("1.1 以降が必要で、3.0 以降が推奨": the second part only)."""
     low, high = clause_bounds(text, start)
     before = [m.end() for m in _COMMA.finditer(text, low, start)]

@@ -39,6 +39,8 @@ class Rules:
     minimum_before: re.Pattern  # ...and right before it, at the end of the text before ("at least", "至少")
     minimum_stated: list[re.Pattern]  # a product's minimum named apart (groups `name`, `ver`: "X 的最低版本要求提升至 1.1.1")
     recommends: re.Pattern  # a clause recommending a minimum rather than requiring it ("recommend", "推奨")
+    former_before: re.Pattern  # ...and words making a version the one before, right before it ("from", "これまでの")
+    former_after: re.Pattern  # ...or right after it or its minimum word ("から", "提升到", "previously")
     relations: list[tuple[str, re.Pattern]]  # attribute -> a phrase naming its value in words (group `value`)
     units: list[tuple[str, re.Pattern]]  # the unit or counted noun right after a number
     shares_before: list[re.Pattern]  # what joins a counted set to a share of it after it ("193 个模型中有 97.5%")
@@ -160,10 +162,12 @@ def rules_for(*codes: str | None) -> Rules:
         minimum_after=re.compile(_alternation(_minimum_versions(rule_sets, "after")), re.I),
         minimum_before=re.compile(rf"(?:{_alternation(_minimum_versions(rule_sets, 'before'))})$", re.I),
         minimum_stated=[
-            re.compile(p.replace("{name}", _product_name()).replace("{version}", rf"(?P<ver>{_DOTTED}){_EDGE_AFTER}"), re.I)
+            re.compile(p.replace("{name}", _product_name()).replace("{version}", _STATED_VERSION), re.I)
             for p in _minimum_versions(rule_sets, "stated")
         ],
         recommends=re.compile(_alternation(_minimum_versions(rule_sets, "recommended")), re.I),
+        former_before=re.compile(rf"(?:{_alternation(_minimum_versions(rule_sets, 'former_before'))})$", re.I),
+        former_after=re.compile(_alternation(_minimum_versions(rule_sets, "former_after")), re.I),
         # One pattern per phrase: the group `value` may appear once per pattern only.
         relations=[
             (attribute, re.compile(_relation_pattern(p), re.I))
@@ -191,7 +195,8 @@ def _minimum_versions(rule_sets: list[dict], part: str) -> list[str]:
     return [p for rules in rule_sets for p in (rules.get("minimum_versions") or {}).get(part, [])] or ["(?!)"]
 
 
-_DOTTED = r"\d+(?:\.\d+){1,3}"
+# (a phrase naming a minimum makes a bare major one a version: "…is now LLVM 10")
+_STATED_VERSION = rf"(?P<ver>\d+(?:\.\d+){{0,3}}){_EDGE_AFTER}"
 
 
 def _product_name() -> str:
