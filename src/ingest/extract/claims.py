@@ -28,6 +28,7 @@ from collections.abc import Sequence
 
 from ..lang import common_rules
 from ..records import HEADING, TABLE_ROW, Claim, cell_spans
+from .clauses import clause_bounds, comma_part
 from .conditions import conditions
 from .entities import COUNT, DATE, HARDWARE, MATURITY, MULTIPLIER, PERCENT, QUANTITY, VERSION, Entity
 from .glossary import SubjectMention, glossary
@@ -35,8 +36,6 @@ from .notation import hedged_bounds, model_size
 from .phrases import (
     attribute_near,
     baseline_near,
-    clause_bounds,
-    comma_part,
     dependency_versions,
     is_baseline,
     share_of_counted,

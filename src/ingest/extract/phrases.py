@@ -17,24 +17,14 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..lang import clause_mark_chars, sentence_end_chars
+from .clauses import COMMA, clause_bounds, comma_part
 from .entities import COUNT, QUANTITY, VERSION, Entity
 from .rules import Rules, product_named, relation_joiners, rules_for
 from .subjects import is_generic
 
-# A clause ends where a sentence does, or at a semicolon (text is NFKC-normalised: "；" is ";").
-_CLAUSE_END = re.compile(f"[!?;{re.escape(sentence_end_chars())}]")
-_COMMA = re.compile(f"[,{re.escape(clause_mark_chars())}]")  # text is NFKC-normalised: "，" is ","
 _SUPPORT_WINDOW = 12  # characters between a dependency's version and the word saying it is supported
 _ATTRIBUTE_WINDOW_AFTER = 14
 _ATTRIBUTE_WINDOW_BEFORE = 24
-
-
-def clause_bounds(text: str, position: int) -> tuple[int, int]:
-    """(start, end) of the clause of `text` that holds `position`."""
-    start = max((m.end() for m in _CLAUSE_END.finditer(text, 0, position)), default=0)
-    end_match = _CLAUSE_END.search(text, position)
-    return start, end_match.start() if end_match else len(text)
 
 
 def baseline_near(text: str, lang: str, start: int, end: int) -> tuple[str | None, tuple[int, int] | None]:
@@ -123,7 +113,7 @@ def dependency_versions(text: str, lang: str, entities: Sequence[Entity]) -> lis
             if low <= e.start
             and e.end <= high
             and _gap(e, *word.span()) <= _SUPPORT_WINDOW
-            and not _COMMA.search(text, min(e.end, word.end()), max(e.start, word.start()))
+            and not COMMA.search(text, min(e.end, word.end()), max(e.start, word.start()))
         ]
         if not near:
             continue
@@ -182,14 +172,6 @@ def _former(text: str, rules: Rules, entity: Entity, after: re.Match | None) -> 
         or rules.former_after.match(text, entity.end)
         or (after and rules.former_after.match(text, after.end()))
     )
-
-
-def comma_part(text: str, start: int, end: int) -> tuple[int, int]:
-    """The part of the clause around [start, end) that commas bound ("1.1 以降が必要で、3.0 以降が推奨": the second part only)."""
-    low, high = clause_bounds(text, start)
-    before = [m.end() for m in _COMMA.finditer(text, low, start)]
-    after = _COMMA.search(text, end, high)
-    return (before[-1] if before else low), (after.start() if after else high)
 
 
 @functools.cache

@@ -17,7 +17,8 @@ import unicodedata
 from collections.abc import Sequence
 from functools import lru_cache
 
-from ..lang import clause_mark_chars, every_language, profile, quotation_pairs, sentence_end_chars
+from ..lang import every_language, profile, quotation_pairs
+from .clauses import comma_part
 from .entities import HARDWARE, MATURITY, VERSION, Entity
 from .glossary import SubjectMention, glossary, glossary_mentions
 from .notation import alternation
@@ -38,7 +39,6 @@ _TAG = re.compile(r"^\s*(?P<bracket>[\[(]\s*(?P<tag>[^\])]{1,20}?)\s*[\])])\s*(?
 _TAG_NAME_MAX = 60
 # Where what follows a maturity stops being said of it: a comma, a clause mark or a sentence end
 # (text is NFKC-normalised: "，" is ",").
-_COMMA_OR_END = re.compile(f"[,;!?{re.escape(clause_mark_chars() + sentence_end_chars())}]")
 _NAME_IN_QUOTES = r"[^{closers}]{{2,40}}"
 
 
@@ -273,8 +273,7 @@ def points_back(text: str, lang: str | None, low: int, start: int, end: int, men
     match = _feature_anaphora(lang).search(text, low, start)
     if not match or match.start() - low > _OPENING_CHARS:
         return False
-    stop = _COMMA_OR_END.search(text, end)
-    after = stop.start() if stop else len(text)
+    _, after = comma_part(text, end, end)
     return not (
         any(low <= m.start < start or end <= m.start < after for m in mentions) or re.search("[A-Z]", text[match.end() : start])
     )
