@@ -60,8 +60,7 @@ def _url_release(source_url: str | None, title: str | None, unlisted: Collection
     tail = "/".join(path[-2:])
     products = {*release_products_named(source_url + " " + (title or "")), *unlisted}
     for product in sorted(products, key=len, reverse=True):
-        name = re.escape(product).replace(r"\-", "[-_.]?")  # "node-js" is "nodejs" or "node-js" in a URL
-        match = re.search(rf"{name}[-_]?v?{_URL_VERSION.pattern}", tail)
+        match = re.search(rf"{_written(product, '-_.')}[-_]?v?{_URL_VERSION.pattern}", tail)  # "nodejs", "node-js"
         if match:
             return f"{product} {'.'.join(g for g in match.groups() if g)}"
     return None
@@ -85,8 +84,13 @@ def _earlier(lang: str | None) -> re.Pattern:
 @lru_cache(maxsize=256)
 def _release_name(release: str) -> re.Pattern:
     product, _, version = release.rpartition(" ")
-    name = re.escape(product).replace(r"\-", "[-. ]?")  # "node-js 22" is "Node.js 22"
-    return re.compile(rf"(?<![A-Za-z0-9]){name}\s?v?{re.escape(version)}(?!\d|\.\d)", re.I)
+    # "node-js 22" is "Node.js 22", "pelican-sdk 7.0" "Pelican SDK 7.0"
+    return re.compile(rf"(?<![A-Za-z0-9]){_written(product, '-. ')}\s?v?{re.escape(version)}(?!\d|\.\d)", re.I)
+
+
+def _written(product: str, separators: str) -> str:
+    """A pattern of how a product id is written: each hyphen as one of `separators` or none."""
+    return re.escape(product).replace(r"\-", f"[{re.escape(separators)}]?")
 
 
 def names_release(text: str, release: str) -> bool:
