@@ -277,27 +277,6 @@ def test_two_releases_no_list_names_never_conflict(tmp_path):
     assert con.execute("SELECT count(*) FROM conflicts").fetchone()[0] == 0
 
 
-def test_two_makers_products_of_one_kind_and_version_are_two_releases(tmp_path):
-    """ "Pelican SDK 7.0" and "Falcon SDK 7.0" (an adversarial review's case: both were release "sdk
-    7.0", and the one's figures met the other's): a word naming a kind of product (`product_kinds`)
-    takes the name before it, so nothing of one corroborates or contradicts the other."""
-    con = ingest(
-        tmp_path,
-        {
-            "a.txt": "Pelican SDK 7.0 released\nPelican SDK 7.0 requires iOS 15 or later and is 2x faster.",
-            "b.txt": "Falcon SDK 7.0 リリース\nFalcon SDK 7.0 は iOS 15 以降が必要で、20倍高速になった。",
-            "c.txt": "Pelican SDK 7.0 正式发布\nPelican SDK 7.0 需要 iOS 15 及以上。",
-        },
-    )
-    assert sorted(r[0] for r in con.execute("SELECT release FROM documents").fetchall()) == [
-        "falcon-sdk 7.0",
-        "pelican-sdk 7.0",
-        "pelican-sdk 7.0",
-    ]
-    assert con.execute("SELECT count(*) FROM conflicts").fetchone()[0] == 0
-    assert con.execute("SELECT release, n_sources FROM corroborations").fetchall() == [("pelican-sdk 7.0", 2)]
-
-
 def test_a_figure_of_the_release_meets_the_subject_its_sentence_writes_in_lower_case(tmp_path):
     """ "for vacuum … 20x less memory" names nothing (no capital): the release's figure; it
     corroborates what another source says of "VACUUM" (a fraction no word explains, "20分の1", is a

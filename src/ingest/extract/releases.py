@@ -84,7 +84,7 @@ def _earlier(lang: str | None) -> re.Pattern:
 @lru_cache(maxsize=256)
 def _release_name(release: str) -> re.Pattern:
     product, _, version = release.rpartition(" ")
-    # "node-js 22" is "Node.js 22", "pelican-sdk 7.0" "Pelican SDK 7.0"
+    # "node-js 22" is "Node.js 22"
     return re.compile(rf"(?<![A-Za-z0-9]){_written(product, '-. ')}\s?v?{re.escape(version)}(?!\d|\.\d)", re.I)
 
 

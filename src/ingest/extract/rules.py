@@ -290,18 +290,12 @@ def versions_in(text: str, rules: Rules) -> Iterator[Lexical]:
             yield Lexical(match.group(), match.start(), match.end(), f"{product} {version}", product, version)
             yield from _listed_after(text, rules, match.end(), product)
     for match in (*_open_version().finditer(text), *_open_major_version().finditer(text)):
-        name, version, start = match["name"], match["ver"], match.start()
-        if (
-            name.casefold() in _product_kinds()
-            and (owner := _owner().search(text, 0, start))
-            and owner[1].casefold() not in not_names()
-        ):
-            name, start = f"{owner[1]} {name}", owner.start(1)  # "Pelican SDK 7.0": pelican-sdk, not every maker's sdk
+        name, version = match["name"], match["ver"]
         product = _slug(name)
         # (a product of the list whose own pattern did not take this is not one of its versions: "Python 3.8-3.11")
         if name.casefold() in not_names() or product in known_products() or _reads_as_a_score(version):
             continue
-        yield Lexical(text[start : match.end()], start, match.end(), f"{product} {version}", product, version)
+        yield Lexical(match.group(), match.start(), match.end(), f"{product} {version}", product, version)
         yield from _listed_after(text, rules, match.end(), product)
 
 
@@ -337,18 +331,6 @@ def _open_major_version() -> re.Pattern:
         rf"(?![A-Za-z0-9_%×.,])(?=[{closers}]?\s?(?:{cues}))",
         re.I,
     )
-
-
-@lru_cache(maxsize=1)
-def _owner() -> re.Pattern:
-    """A name right before a position (searched up to it), as `open_versions` shapes names."""
-    return re.compile(rf"(?<![A-Za-z0-9_.\-/@#])({common_rules()['open_versions']['name']}) $")
-
-
-@lru_cache(maxsize=1)
-def _product_kinds() -> frozenset[str]:
-    """Words naming a kind of product ("SDK", "Server"), of every language, case-folded."""
-    return frozenset(str(word).casefold() for word in every_language("product_kinds"))
 
 
 @lru_cache(maxsize=1)
