@@ -336,6 +336,25 @@ def test_a_dependency_version_belongs_to_the_release_its_part_of_the_sentence_na
     }
 
 
+def test_a_release_a_sentence_turns_from_counts_from_or_compares_with_is_not_the_one_it_speaks_of():
+    """An adversarial review's cases: the part naming another release gave it the dependency where
+    that release is one the sentence turns from, counts from or compares with; a sentence naming
+    several other releases speaks of none of them as the article's (previous releases' support)."""
+    for text in (
+        "Quuxly 2.463 is out, and unlike Quuxly 2.462 it needs Frobdb 17 or later.",
+        "Upgrading from Quuxly 2.462 requires Frobdb 17 or later.",
+        "Frobdb 17 or later has been required since Quuxly 2.462, and Quuxly 2.463 keeps that floor.",
+    ):
+        assert {
+            (c.attribute, c.release) for c in claims_of(text, "en", release="quuxly 2.463") if c.attribute.startswith("minimum_")
+        } == {("minimum_frobdb", "quuxly 2.463")}, text
+    text = "Quuxly 4.2.15 and 4.1.13 keep support for Python 3.8."
+    assert supported(claims_of(text, "en", release="quuxly 5.1")) == set()
+    # "従来の" (previous) names the release the sentence speaks of
+    text = "従来のQuuxly 2.4では、主にPython 3.12対応に焦点が当てられていた。"
+    assert supported(claims_of(text, "ja", release="quuxly 2.5")) == {("quuxly", "supports_python", "3.12", "quuxly 2.4", True)}
+
+
 def test_a_list_continues_any_products_version_and_an_ending_word_drops_the_whole_list():
     """ "Support for Frobdb 1.0.1 and 1.0.2 has been removed": both dropped (the list of a product no
     list names, and the ending word after the list), and a minimum after a comma is no item of it."""

@@ -73,9 +73,30 @@ def test_what_is_no_version_of_an_unlisted_product(text):
     assert [n for label, _, n in entities(text, "en") if label == "VERSION"] == []
 
 
+def versions(text: str, lang: str = "en") -> list[str]:
+    return [n for label, _, n in entities(text, lang) if label == "VERSION"]
+
+
 def test_version_lists_keep_the_product():
-    found = [n for label, _, n in entities("CUDA 11.6 および 11.7 が導入され", "ja") if label == "VERSION"]
-    assert found == ["cuda 11.6", "cuda 11.7"]
+    assert versions("CUDA 11.6 および 11.7 が導入され", "ja") == ["cuda 11.6", "cuda 11.7"]
+    assert versions("Support for Frobdb 1.0.1 and 1.0.2 has been removed.") == ["frobdb 1.0.1", "frobdb 1.0.2"]
+    assert versions("Kubernetes 1.29, 1.30 and 1.31") == ["kubernetes 1.29", "kubernetes 1.30", "kubernetes 1.31"]
+
+
+@pytest.mark.parametrize(
+    "text, lang, found",
+    [  # (an adversarial review's cases: each number after the list's was read as its product's version)
+        ("Valkey 8.0, 1.2 million ops per second", "en", ["valkey 8.0"]),
+        ("Bun 1.1、12.5%高速化", "ja", ["bun 1.1"]),
+        ("Llama 3.1, 88.6 on MMLU", "en", ["llama 3.1"]),
+        ("Valkey 8.0.1 / 2024.10.02", "en", ["valkey 8.0.1"]),
+        ("Gradle 8.7 and 34.0.0 Build Tools", "en", ["gradle 8.7"]),
+        ("Frobdb 3.2, 4 GB RAM", "en", ["frobdb 3.2"]),
+        ("CUDA 10.2 and 11.3 CI/CD Deprecation", "en", ["cuda 10.2", "cuda 11.3"]),  # a listed product's list
+    ],
+)
+def test_a_list_stops_at_a_figure_a_date_or_another_products_version(text, lang, found):
+    assert versions(text, lang) == found
 
 
 def test_version_ranges_are_not_versions():

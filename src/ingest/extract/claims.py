@@ -38,6 +38,7 @@ from .phrases import (
     baseline_near,
     dependency_versions,
     is_baseline,
+    is_former,
     share_of_counted,
     terms,
 )
@@ -381,8 +382,22 @@ class ClaimBuilder:
         Foo 5.0 needs Bar 16 or later": 12 is 4.2's), else the sentence's."""
         low, high = comma_part(segment.text, position, position)
         product = product_of(release[0]) if release[0] else None
-        named = {e.norm for e in segment.entities if e.label == VERSION and e.product == product and low <= e.start < high}
+        named = {e.norm for e in self._releases_named(segment, product) if low <= e.start < high}
         return (named.pop(), "sentence") if len(named) == 1 and release[0] not in named else release
+
+    def _releases_named(self, segment: SegmentInput, product: str | None) -> list[Entity]:
+        """The releases of `product` a sentence names as the ones it speaks of: not one it counts from
+        ("since 2.4"), compares with ("than 2.4", "compared with 2.4") or turns from ("upgrading from
+        2.4", "unlike 2.4")."""
+        return [
+            e
+            for e in segment.entities
+            if e.label == VERSION
+            and e.product == product
+            and not is_earlier(segment, e)
+            and not is_baseline(segment.text, segment.lang, e)
+            and not is_former(segment.text, segment.lang, e)
+        ]
 
     def _value_claim(self, segment: SegmentInput, entity: Entity, mentions: list[SubjectMention]) -> list[Claim]:
         attribute = self._value_attribute(segment, entity)
@@ -547,22 +562,18 @@ class ClaimBuilder:
 
     def _sentence_release(self, segment: SegmentInput) -> tuple[str | None, str | None]:
         """The release a sentence is about: `_release_of`'s, unless the sentence names one other
-        release of the same product, one it neither counts from ("since 2.4") nor compares with
-        ("than 2.4"). Used only for what a sentence names of its release: "BetterTransformer, first
-        released in 1.12, is stable" is still a fact of the article's release."""
+        release of the same product, one it neither counts from ("since 2.4"), compares with ("than
+        2.4") nor turns from ("upgrading from 2.4"), or none where it names several others ("Django
+        4.2.15 and 4.1.13 keep support for Python 3.8"). Used only for what a sentence names of its
+        release: "BetterTransformer, first released in 1.12, is stable" is still a fact of the
+        article's release."""
         if self.release is None:
             return self._release_of(segment, None)
-        product = product_of(self.release)
-        named = {
-            e.norm
-            for e in segment.entities
-            if e.label == VERSION
-            and e.product == product
-            and not is_earlier(segment, e)
-            and not is_baseline(segment.text, segment.lang, e)
-        }
+        named = {e.norm for e in self._releases_named(segment, product_of(self.release))}
         if len(named) == 1 and self.release not in named:
             return named.pop(), "sentence"
+        if len(named) > 1 and self.release not in named:
+            return None, None
         return self.release, self.release_source
 
     def _subject_source(self, subject: SubjectMention) -> str:

@@ -163,15 +163,26 @@ def _least_versions(text: str, rules: Rules, versions: list[Entity]) -> list[Ent
     return least
 
 
-def _former(text: str, rules: Rules, entity: Entity, after: re.Match | None) -> bool:
-    """Whether the text makes a version the one before ("up from LLVM 3.9 or later previously",
-    "これまでのLLVM 3.9以降から", "从 Python 3.8 提升到"): no least version of the release."""
+def is_former(text: str, lang: str, entity: Entity) -> bool:
+    """The text turns from the version at `entity` ("upgrading from Jenkins 2.462", "unlike Django
+    5.0", "从 2.4 升级到 2.5"): a release a sentence contrasts with, not the one it is about."""
+    return _turned_from(text, rules_for(lang).for_text(text), entity, None)
+
+
+def _turned_from(text: str, rules: Rules, entity: Entity, after: re.Match | None) -> bool:
     before = text[max(0, entity.start - _MINIMUM_BEFORE_WINDOW) : entity.start]
     return bool(
         rules.former_before.search(before)
         or rules.former_after.match(text, entity.end)
         or (after and rules.former_after.match(text, after.end()))
     )
+
+
+def _former(text: str, rules: Rules, entity: Entity, after: re.Match | None) -> bool:
+    """Whether the text makes a version the one before ("up from LLVM 3.9 or later previously",
+    "これまでのLLVM 3.9以降から", "从 Python 3.8 提升到"): no least version of the release."""
+    before = text[max(0, entity.start - _MINIMUM_BEFORE_WINDOW) : entity.start]
+    return _turned_from(text, rules, entity, after) or bool(rules.previous.search(before))
 
 
 @functools.cache

@@ -39,7 +39,8 @@ class Rules:
     minimum_before: re.Pattern  # ...and right before it, at the end of the text before ("at least", "至少")
     minimum_stated: list[re.Pattern]  # a product's minimum named apart (groups `name`, `ver`: "X 的最低版本要求提升至 1.1.1")
     recommends: re.Pattern  # a clause recommending a minimum rather than requiring it ("recommend", "推奨")
-    former_before: re.Pattern  # ...and words making a version the one before, right before it ("from", "これまでの")
+    former_before: re.Pattern  # ...and words making a version the one turned from, right before it ("from", "unlike", "从")
+    previous: re.Pattern  # ...or the previous one ("これまでの", "此前的"): no minimum now, still a release spoken of
     former_after: re.Pattern  # ...or right after it or its minimum word ("から", "提升到", "previously")
     relations: list[tuple[str, re.Pattern]]  # attribute -> a phrase naming its value in words (group `value`)
     units: list[tuple[str, re.Pattern]]  # the unit or counted noun right after a number
@@ -168,6 +169,7 @@ def rules_for(*codes: str | None) -> Rules:
         recommends=re.compile(_alternation(_minimum_versions(rule_sets, "recommended")), re.I),
         former_before=re.compile(rf"(?:{_alternation(_minimum_versions(rule_sets, 'former_before'))})$", re.I),
         former_after=re.compile(_alternation(_minimum_versions(rule_sets, "former_after")), re.I),
+        previous=re.compile(rf"(?:{_alternation(_minimum_versions(rule_sets, 'previous'))})$", re.I),
         # One pattern per phrase: the group `value` may appear once per pattern only.
         relations=[
             (attribute, re.compile(_relation_pattern(p), re.I))
@@ -288,7 +290,7 @@ def versions_in(text: str, rules: Rules) -> Iterator[Lexical]:
         for match in pattern.finditer(text):
             version = match["ver"].rstrip("+")
             yield Lexical(match.group(), match.start(), match.end(), f"{product} {version}", product, version)
-            yield from _listed_after(text, rules, match.end(), product)
+            yield from _listed_after(text, rules, match.end(), product, listed=True)
     for match in (*_open_version().finditer(text), *_open_major_version().finditer(text)):
         name, version = match["name"], match["ver"]
         product = _slug(name)
@@ -296,15 +298,39 @@ def versions_in(text: str, rules: Rules) -> Iterator[Lexical]:
         if name.casefold() in not_names() or product in known_products() or _reads_as_a_score(version):
             continue
         yield Lexical(match.group(), match.start(), match.end(), f"{product} {version}", product, version)
-        yield from _listed_after(text, rules, match.end(), product)
+        yield from _listed_after(text, rules, match.end(), product, listed=False)
 
 
-def _listed_after(text: str, rules: Rules, position: int, product: str) -> Iterator[Lexical]:
+def _listed_after(text: str, rules: Rules, position: int, product: str, listed: bool) -> Iterator[Lexical]:
     """The versions a list continues a product's version with ("CUDA 11.6 および 11.7", "OpenSSL 1.0.1 and 1.0.2")."""
-    while (follow := rules.version_list.match(text, position)) is not None:
+    while (follow := rules.version_list.match(text, position)) is not None and _reads_as_a_version(text, rules, follow, listed):
         version = follow["ver"]
         yield Lexical(version, follow.start("ver"), follow.end("ver"), f"{product} {version}", product, version)
         position = follow.end()
+
+
+# What follows a list's number that makes it no version of the list's product: a range or a date going
+# on ("-3", "/02"), or a capitalised word ("34.0.0 Build Tools": another product's).
+_NOT_A_LIST_VERSION = re.compile(r"\s?[-–~/.]\s?\d|\s[A-Z]")
+
+
+def _reads_as_a_version(text: str, rules: Rules, follow: re.Match, listed: bool) -> bool:
+    """A list's next number is a version of its product unless it reads as a figure ("Valkey 8.0, 1.2
+    million", "Bun 1.1、12.5%高速"), a date ("2024.10.02"), or, for a product no list names, a score
+    ("Llama 3.1, 88.6 on MMLU": its versions are told from scores by their shape) or another
+    product's version (a listed product's list runs on into a heading's words: "CUDA 10.2 and 11.3
+    CI/CD Deprecation")."""
+    version, end = follow["ver"], follow.end("ver")
+    after = text[end : end + 12].lstrip().casefold()
+    words = vocabulary()
+    return not (
+        (not listed and (_reads_as_a_score(version) or _NOT_A_LIST_VERSION.match(text, end)))
+        or int(version.split(".")[0]) >= 1000
+        or after.startswith(
+            (*words.scales, *words.percent_signs, *words.percent_words, *words.multiplier_signs, *words.multiplier_suffixes)
+        )
+        or any(unit.match(text, end) for _, unit in rules.units)
+    )
 
 
 @lru_cache(maxsize=1)
