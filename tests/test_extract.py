@@ -46,6 +46,10 @@ def test_versions(text, lang, norm):
         ("Quux.js 22 is now generally available", "en", "quux-js 22"),
         ("now requires LLVM 10 or later", "en", "llvm 10"),
         ("LLVM 10以降が必要", "ja", "llvm 10"),
+        # ...and a number shaped like a score ("MMLU 45.2"), where such a cue follows it
+        ("Frobdb 16.3 Released", "en", "frobdb 16.3"),
+        ("Quux.js 14.2 or later is required", "en", "quux-js 14.2"),
+        ("Frobcode 15.3 リリース", "ja", "frobcode 15.3"),
     ],
 )
 def test_versions_of_products_no_list_names(text, lang, norm):

@@ -295,7 +295,10 @@ def versions_in(text: str, rules: Rules) -> Iterator[Lexical]:
         name, version = match["name"], match["ver"]
         product = _slug(name)
         # (a product of the list whose own pattern did not take this is not one of its versions: "Python 3.8-3.11")
-        if name.casefold() in not_names() or product in known_products() or _reads_as_a_score(version):
+        # ("PostgreSQL 16.3 Released", "Next.js 14.2 or later": a release or minimum cue makes a
+        # score-shaped number a version, as it makes a bare major one)
+        scored = _reads_as_a_score(version) and not _version_cue().match(text, match.end())
+        if name.casefold() in not_names() or product in known_products() or scored:
             continue
         yield Lexical(match.group(), match.start(), match.end(), f"{product} {version}", product, version)
         yield from _listed_after(text, rules, match.end(), product, listed=False)
@@ -349,14 +352,21 @@ def _open_major_version() -> re.Pattern:
     """A bare major version of a product no list names, where a cue of any language follows it
     (`major_version_cues`), past a closing quote ("「Frobnix 17」正式版")."""
     shapes = common_rules()["open_versions"]
-    cues = _alternation([str(cue) for cue in every_language("major_version_cues")])
-    closers = re.escape("".join(pair[1] for pair in quotation_pairs()) + "\"”'’")
     return re.compile(
         # (the name as written: only the cues ignore case)
         rf"(?<![A-Za-z0-9_.\-/@#])(?P<name>(?-i:{shapes['name']}))®?\s?(?:v(?=\d))?(?P<ver>{shapes['major']})"
-        rf"(?![A-Za-z0-9_%×.,])(?=[{closers}]?\s?(?:{cues}))",
+        rf"(?![A-Za-z0-9_%×.,])(?={_version_cue().pattern})",
         re.I,
     )
+
+
+@lru_cache(maxsize=1)
+def _version_cue() -> re.Pattern:
+    """A release or minimum cue of any language right after a version (`major_version_cues`), past a
+    closing quote ("「Frobnix 17」正式版", "PostgreSQL 16.3 Released", "LLVM 10以降")."""
+    cues = _alternation([str(cue) for cue in every_language("major_version_cues")])
+    closers = re.escape("".join(pair[1] for pair in quotation_pairs()) + "\"”'’")
+    return re.compile(rf"[{closers}]?\s?(?:{cues})", re.I)
 
 
 @lru_cache(maxsize=1)
