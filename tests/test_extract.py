@@ -97,6 +97,7 @@ def test_version_lists_keep_the_product():
         ("Gradle 8.7 and 34.0.0 Build Tools", "en", ["gradle 8.7"]),
         ("Frobdb 3.2, 4 GB RAM", "en", ["frobdb 3.2"]),
         ("CUDA 10.2 and 11.3 CI/CD Deprecation", "en", ["cuda 10.2", "cuda 11.3"]),  # a listed product's list
+        ("Python 3.10 and 3.11 x86 wheels", "en", ["python 3.10", "python 3.11"]),  # "x86" is no multiplier
     ],
 )
 def test_a_list_stops_at_a_figure_a_date_or_another_products_version(text, lang, found):

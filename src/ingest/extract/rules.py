@@ -324,16 +324,21 @@ def _reads_as_a_version(text: str, rules: Rules, follow: re.Match, listed: bool)
     product's version (a listed product's list runs on into a heading's words: "CUDA 10.2 and 11.3
     CI/CD Deprecation")."""
     version, end = follow["ver"], follow.end("ver")
-    after = text[end : end + 12].lstrip().casefold()
-    words = vocabulary()
     return not (
         (not listed and (_reads_as_a_score(version) or _NOT_A_LIST_VERSION.match(text, end)))
         or int(version.split(".")[0]) >= 1000
-        or after.startswith(
-            (*words.scales, *words.percent_signs, *words.percent_words, *words.multiplier_signs, *words.multiplier_suffixes)
-        )
+        or _figure_word().match(text, end)
         or any(unit.match(text, end) for _, unit in rules.units)
     )
+
+
+@lru_cache(maxsize=1)
+def _figure_word() -> re.Pattern:
+    """A scale, percent or multiplier word or sign right after a number ("1.2 million", "12.5%", "1.5x";
+    not "x86": a Latin word ends there)."""
+    words = vocabulary()
+    signs = [*words.scales, *words.percent_signs, *words.percent_words, *words.multiplier_signs, *words.multiplier_suffixes]
+    return re.compile(rf"\s?(?:{alternation(signs)})(?![A-Za-z0-9])", re.I)
 
 
 @lru_cache(maxsize=1)
