@@ -82,16 +82,9 @@ _RELEASE_WIDE_COUNTS = {"contributors", "commits"}
 # Black Friday" or "2.5 on Fedora" scores nothing.
 _BENCHMARK_NAME = re.compile(r"(?:[^A-Z0-9]*[A-Z0-9]){2}")
 _COUNT = re.compile(r"[\d,]+|\D+")  # a whole number in digits or in words: not "72B", "1.31", "62.4"
-_RELEASE_MATURITY_GAP = 12
+_RELEASE_MATURITY_GAP = 12  # characters between a release's name and its maturity ("PostgreSQL 17 is now generally available")
 _RELEASE_STATUSES = {"generally_available", "stable", "long_term_support"}
-_PRE_RELEASES = {
-    "alpha",
-    "beta",
-    "preview",
-    "prototype",
-    "experimental",
-    "release_candidate",
-}  # characters between a release's name and its maturity ("PostgreSQL 17 is now generally available")
+_PRE_RELEASES = {"alpha", "beta", "preview", "prototype", "experimental", "release_candidate"}
 # Characters around a relation phrase where a negation denies it ("不再采用 Ray 作为默认后端",
 # "Gloo ではなくなりました"); farther away it is another clause's ("しかないユーザでも…").
 _NEGATION_WINDOW = 8
@@ -342,47 +335,42 @@ class ClaimBuilder:
         product = product_of(release[0])
         subject = SubjectMention(product, release[0], 0, 0)
         versions = [e for e in segment.entities if e.label == VERSION]
-        dependencies = [
-            (f"{status}_{entity.product}", entity.version or "", entity.start, entity.end)
+        spoken = self._releases_named(segment, product)
+        named = [
+            (
+                f"{status}_{entity.product}",
+                entity.version or "",
+                entity.start,
+                entity.end,
+                self._part_release(segment, entity.start, release, spoken),
+            )
             for entity, status in dependency_versions(segment.text, segment.lang, segment.entities)
             if entity.product != product and entity.version
         ]
-        named: list[tuple[str, str, int, int]] = []
         # A sentence naming another product's release ("Deno 2.0 already ships Windows arm64
         # builds") may name its platforms and hardware: they are not this release's.
         if not any(v.product != product and is_release_product(v.product) for v in versions):
             named += [
-                ("mentions_platform", p.norm, p.start, p.end)
+                ("mentions_platform", p.norm, p.start, p.end, release)
                 for p in platforms_in(segment.text)
                 if not any(v.start <= p.start < v.end for v in versions)  # "macOS 12" is a version of macOS
             ]
-            named += [("mentions_hardware", e.norm, e.start, e.end) for e in segment.entities if e.label == HARDWARE and e.norm]
+            named += [
+                ("mentions_hardware", e.norm, e.start, e.end, release) for e in segment.entities if e.label == HARDWARE and e.norm
+            ]
         return [
-            self._claim(segment, subject, attribute, value, start, end, set_valued=True, release=release)
-            for attribute, value, start, end in named
-        ] + [
-            self._claim(
-                segment,
-                subject,
-                attribute,
-                value,
-                start,
-                end,
-                set_valued=True,
-                release=self._part_release(segment, start, release),
-            )
-            for attribute, value, start, end in dependencies
+            self._claim(segment, subject, attribute, value, start, end, set_valued=True, release=of)
+            for attribute, value, start, end, of in named
         ]
 
     def _part_release(
-        self, segment: SegmentInput, position: int, release: tuple[str | None, str | None]
+        self, segment: SegmentInput, position: int, release: tuple[str | None, str | None], spoken: Sequence[Entity]
     ) -> tuple[str | None, str | None]:
-        """The release the part of the sentence around `position` names, commas bounding it, where it
-        names one other release of the product than the sentence's ("Foo 4.2 ran on Bar 12 or later, but
-        Foo 5.0 needs Bar 16 or later": 12 is 4.2's), else the sentence's."""
+        """The release the part of the sentence around `position` names (of the releases it speaks of,
+        `spoken`), commas bounding it, where it names one other than the sentence's ("Foo 4.2 ran on Bar
+        12 or later, but Foo 5.0 needs Bar 16 or later": 12 is 4.2's), else the sentence's."""
         low, high = comma_part(segment.text, position, position)
-        product = product_of(release[0]) if release[0] else None
-        named = {e.norm for e in self._releases_named(segment, product) if low <= e.start < high}
+        named = {e.norm for e in spoken if low <= e.start < high}
         return (named.pop(), "sentence") if len(named) == 1 and release[0] not in named else release
 
     def _releases_named(self, segment: SegmentInput, product: str | None) -> list[Entity]:

@@ -40,7 +40,7 @@ class Rules:
     minimum_stated: list[re.Pattern]  # a product's minimum named apart (groups `name`, `ver`: "X 的最低版本要求提升至 1.1.1")
     recommends: re.Pattern  # a clause recommending a minimum rather than requiring it ("recommend", "推奨")
     former_before: re.Pattern  # ...and words making a version the one turned from, right before it ("from", "unlike", "从")
-    previous: re.Pattern  # ...or the previous one ("これまでの", "此前的"): no minimum now, still a release spoken of
+    previous: re.Pattern  # ...or the previous one ("これまでの", "此前的": `earlier`): no minimum now, still a release spoken of
     former_after: re.Pattern  # ...or right after it or its minimum word ("から", "提升到", "previously")
     relations: list[tuple[str, re.Pattern]]  # attribute -> a phrase naming its value in words (group `value`)
     units: list[tuple[str, re.Pattern]]  # the unit or counted noun right after a number
@@ -127,7 +127,8 @@ def rules_for(*codes: str | None) -> Rules:
     """The compiled rules for text in the languages `codes` (a segment's and its document's): the
     shared ones and those of each language and the languages it extends."""
     common = common_rules()
-    rule_sets = [p.rules for p in _chain(tuple(c or FALLBACK for c in codes))]
+    chain = _chain(tuple(c or FALLBACK for c in codes))
+    rule_sets = [p.rules for p in chain]
     every_profile = [p.rules for p in profiles().values()]
     devices = alternation(str(d) for d in every_language("devices"))
     joiners = alternation([*_conjunctions(), *common["version_list_signs"]])
@@ -169,7 +170,9 @@ def rules_for(*codes: str | None) -> Rules:
         recommends=re.compile(_alternation(_minimum_versions(rule_sets, "recommended")), re.I),
         former_before=re.compile(rf"(?:{_alternation(_minimum_versions(rule_sets, 'former_before'))})$", re.I),
         former_after=re.compile(_alternation(_minimum_versions(rule_sets, "former_after")), re.I),
-        previous=re.compile(rf"(?:{_alternation(_minimum_versions(rule_sets, 'previous'))})$", re.I),
+        # the words that put a sentence about an earlier release (`earlier` in language.yaml), right
+        # before a version, and a particle after them ("従来の", "此前的", "previous ")
+        previous=re.compile(rf"(?<![A-Za-z])(?:{alternation([w for p in chain for w in p.earlier] or ['(?!)'])})\S?\s?$", re.I),
         # One pattern per phrase: the group `value` may appear once per pattern only.
         relations=[
             (attribute, re.compile(_relation_pattern(p), re.I))
