@@ -150,9 +150,7 @@ def test_the_flow_run_page_of_a_deployment_run_shows_the_report_artifact(served,
     (artifact,) = api_post(served.api_url, "/artifacts/filter", {"artifacts": {"key": {"any_": [expected_key]}}})
     task_runs = api_post(served.api_url, "/task_runs/filter", {"flow_runs": {"id": {"any_": [flow_run_id]}}})
     made_by = re.compile(
-        "|".join(
-            [f"Flow run: {re.escape(flow_run_name)}"] + [f"Task run: {re.escape(r['name'])}" for r in task_runs]
-        )
+        "|".join([f"Flow run: {re.escape(flow_run_name)}"] + [f"Task run: {re.escape(r['name'])}" for r in task_runs])
     )
 
     started = time.monotonic()
