@@ -130,6 +130,22 @@ def test_least_versions_corroborate_and_never_conflict(tmp_path):
     ]
 
 
+def test_a_version_written_in_full_corroborates_its_series_version(tmp_path):
+    """ "Frobdb 1.1.0" and "Frobdb 1.1" are one version: two write-ups in either notation agree, and
+    a release written "Quuxly 3.5.0" is the release "Quuxly 3.5"."""
+    con = ingest(
+        tmp_path,
+        {
+            "a.txt": "Quuxly 3.5.0 released\nThe command-line client now requires Frobdb 1.1.0 or later.",
+            "b.txt": "Quuxly 3.5 正式发布\n值得注意的是，Frobdb 的最低版本要求提升至 1.1。",
+        },
+    )
+    assert con.execute("SELECT count(*) FROM conflicts").fetchone()[0] == 0
+    assert con.execute("SELECT attribute, release, value, n_sources FROM corroborations").fetchall() == [
+        ("minimum_frobdb", "quuxly 3.5", "1.1", 2)
+    ]
+
+
 def test_dependency_versions_a_release_drops_or_names_corroborate(tmp_path):
     """The versions a word ending support points at (and those a list joins to them) are dropped,
     the others named; a comma stops the word, so the versions migrated to are not dropped."""

@@ -20,7 +20,7 @@ def entities(text: str, lang: str) -> list[tuple[str, str, str]]:
         ("PyTorch / XLA 2.6 によるモデル", "ja", "pytorch-xla 2.6"),
         ("torch_xla 2.5 です", "ja", "pytorch-xla 2.5"),
         ("CUDA 11.7 には", "ja", "cuda 11.7"),
-        ("cuDNN 8.5.0 が付属", "ja", "cudnn 8.5.0"),
+        ("cuDNN 8.5.0 が付属", "ja", "cudnn 8.5"),  # one version in either notation: "8.5.0" = "8.5"
         ("支持 Python 3.12", "zh", "python 3.12"),
         ("M1 macOS 12.6 インスタンス", "ja", "macos 12.6"),
         ("C++17 をサポート", "ja", "cpp 17"),
@@ -34,7 +34,7 @@ def test_versions(text, lang, norm):
     "text, lang, norm",
     [
         ("Kubernetes 1.29 is out", "en", "kubernetes 1.29"),
-        ("vLLM v0.6.0 released", "en", "vllm 0.6.0"),
+        ("vLLM v0.6.0 released", "en", "vllm 0.6"),
         ("Node.js 20.11.1 LTS", "en", "node-js 20.11.1"),
         ("Accelerate 1.0.0rc1 を公開", "ja", "accelerate 1.0.0rc1"),
         ("在Llama 3.1上", "zh", "llama 3.1"),
@@ -102,6 +102,15 @@ def test_version_lists_keep_the_product():
 )
 def test_a_list_stops_at_a_figure_a_date_or_another_products_version(text, lang, found):
     assert versions(text, lang) == found
+
+
+def test_a_version_written_in_full_is_its_series_version():
+    """ "3.10.0" and "3.10" are one version whoever writes it; the minor number and a tag are kept."""
+    assert versions("requires Python 3.10.0") == versions("requires Python 3.10") == ["python 3.10"]
+    assert versions("Frobdb 2.0.0 と 1.10.0 に対応", "ja") == ["frobdb 2.0", "frobdb 1.10"]
+    assert versions("Frobdb 2.0 Released") == ["frobdb 2.0"]
+    assert versions("Frobdb 2.0.1 and 3.0.0") == ["frobdb 2.0.1", "frobdb 3.0"]
+    assert versions("Frobdb 2.0.0rc1 Released") == ["frobdb 2.0.0rc1"]
 
 
 def test_version_ranges_are_not_versions():

@@ -25,6 +25,7 @@ FAITHFUL = [
     ),
     ("ja", "RTX A2000 4GBで動作します", "It runs on an RTX A2000 with 4 GB."),
     ("zh", "需要 CUDA 11.7 和 cuDNN 8.5.0", "requires CUDA 11.7 and cuDNN 8.5.0"),
+    ("zh", "需要 cuDNN 8.5.0", "requires cuDNN 8.5"),  # a patch zero dropped: one version (notation.version_number)
     ("ja", "v5p-256、A100-80G、C++17、FP16", "v5p-256, A100 80G, C++17 and fp16"),
     ("ja", "H100を8基", "eight H100s"),
     ("ja", "通信オーバヘッドを1/4に削減", "reduces communication overhead by 4x"),
@@ -54,7 +55,7 @@ UNFAITHFUL = [
         "PyTorch has been released and improves things for GPUs.",
         [("name", "H100"), ("version", "2.5"), ("percent", "75%")],
     ),
-    ("zh", "需要 CUDA 11.7 和 cuDNN 8.5.0", "requires CUDA 11 and cuDNN 8.5", [("version", "11.7"), ("version", "8.5.0")]),
+    ("zh", "需要 CUDA 11.7 和 cuDNN 8.5.1", "requires CUDA 11 and cuDNN 8.5", [("version", "11.7"), ("version", "8.5.1")]),
     ("zh", "3万名用户", "300,000 users", [("number", "3万")]),
     ("ja", "100万トークン", "100 tokens", [("number", "100万")]),
     ("ja", "75%向上", "improved by 75", [("percent", "75%")]),

@@ -155,6 +155,12 @@ def test_a_changed_version_pairs_with_its_products_other_version_among_other_ver
     assert changed == [("Foo 2.7", "Foo 2.9")]
 
 
+def test_a_version_written_in_full_in_one_rendering_is_no_change():
+    en = find_mentions("Foo 2.1 requires Python 3.10.0 and ships with Bar 11.3.0.", "en")
+    zh = find_mentions("Foo 2.1 需要 Python 3.10，并附带 Bar 11.3。", "zh")
+    assert {p.relation for p in match_mentions(en, zh)} == {"agree"}
+
+
 def test_an_omission_is_not_a_change():
     en = find_mentions("We produced 39 million documents of 28B tokens over 34,000 topics.", "en")
     zh = find_mentions("我们生成了 3900 万合成数据。", "zh")

@@ -20,6 +20,8 @@ from pathlib import Path
 import duckdb
 import yaml
 
+from ..extract.notation import version_number
+
 _SPACES = re.compile(r"\s+")
 
 
@@ -69,9 +71,10 @@ _VALUE_NUMBER = re.compile(r"^[0-9.,\-]+[%x]?")
 
 
 def _value_key(value: str) -> str:
-    """'475 contributors' and '475' compare equal; maturity words stay as they are."""
+    """'475 contributors' and '475' compare equal, and versions in either notation ('8.5.0', '8.5');
+    maturity words stay as they are."""
     match = _VALUE_NUMBER.match(str(value))
-    return match.group() if match else str(value)
+    return version_number(match.group()) if match else str(value)
 
 
 def _conflict_key(subject: str | None, attribute: str, release: str | None, docs: Iterable[str]) -> tuple:

@@ -103,7 +103,18 @@ def to_halfwidth(text: str) -> str:
 
 
 def version_norm(text: str) -> str:
-    return to_halfwidth(text).lower().lstrip("v")
+    return version_number(to_halfwidth(text).lower().lstrip("v"))
+
+
+# A release's patch zeros: "3.10.0" is "3.10" written in full, one version in either notation.
+_PATCH_ZEROS = re.compile(r"^(\d+\.\d+)(?:\.0)+$")
+
+
+def version_number(version: str) -> str:
+    """A version number in the notation every source compares in: zeros after the minor number
+    dropped ("Python 3.10.0" and "Python 3.10", "cuDNN 8.5.0" and "8.5" are one version), the major
+    and minor kept ("2.0" is not "2": a series is not its first release), tags kept ("1.0.0rc1")."""
+    return _PATCH_ZEROS.sub(r"\1", version)
 
 
 # ---- numerals ----------------------------------------------------------------------------------

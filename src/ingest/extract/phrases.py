@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 from .clauses import COMMA, clause_bounds, comma_part
 from .entities import COUNT, QUANTITY, VERSION, Entity
+from .notation import version_number
 from .rules import Rules, product_named, relation_joiners, rules_for
 from .subjects import is_generic
 
@@ -156,7 +157,7 @@ def _least_versions(text: str, rules: Rules, versions: list[Entity]) -> list[Ent
             if named is not None:
                 least.append(named)
             elif (product := product_named(match["name"])) and not rules.former_after.match(text, match.end()):
-                version = match["ver"]
+                version = version_number(match["ver"])
                 # (the version's own span: no list runs on from another version to the product's name)
                 start, end = match.span("ver")
                 least.append(Entity(VERSION, version, start, end, f"{product} {version}", product=product, version=version))

@@ -17,7 +17,7 @@ from functools import lru_cache
 from ..lang import profile
 from ..records import HEADING
 from .entities import VERSION, Entity
-from .notation import alternation
+from .notation import alternation, version_number
 from .rules import known_products, release_products, release_products_named
 from .segments import SegmentInput
 
@@ -62,7 +62,7 @@ def _url_release(source_url: str | None, title: str | None, unlisted: Collection
     for product in sorted(products, key=len, reverse=True):
         match = re.search(rf"{_written(product, '-_.')}[-_]?v?{_URL_VERSION.pattern}", tail)  # "nodejs", "node-js"
         if match:
-            return f"{product} {'.'.join(g for g in match.groups() if g)}"
+            return f"{product} {version_number('.'.join(g for g in match.groups() if g))}"
     return None
 
 

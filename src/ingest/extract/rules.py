@@ -12,7 +12,7 @@ from functools import lru_cache
 from typing import Any, cast
 
 from ..lang import FALLBACK, LanguageProfile, common_rules, every_language, profile, profiles, quotation_pairs
-from .notation import alternation, vocabulary
+from .notation import alternation, version_number, vocabulary
 from .prefilter import Prefilter
 
 _EDGE_BEFORE = r"(?<![A-Za-z0-9.])"
@@ -291,7 +291,7 @@ def versions_in(text: str, rules: Rules) -> Iterator[Lexical]:
     where the two overlap, the first read wins)."""
     for product, pattern in rules.versions:
         for match in pattern.finditer(text):
-            version = match["ver"].rstrip("+")
+            version = version_number(match["ver"].rstrip("+"))
             yield Lexical(match.group(), match.start(), match.end(), f"{product} {version}", product, version)
             yield from _listed_after(text, rules, match.end(), product, listed=True)
     for match in (*_open_version().finditer(text), *_open_major_version().finditer(text)):
@@ -303,6 +303,7 @@ def versions_in(text: str, rules: Rules) -> Iterator[Lexical]:
         scored = _reads_as_a_score(version) and not _version_cue().match(text, match.end())
         if name.casefold() in not_names() or product in known_products() or scored:
             continue
+        version = version_number(version)
         yield Lexical(match.group(), match.start(), match.end(), f"{product} {version}", product, version)
         yield from _listed_after(text, rules, match.end(), product, listed=False)
 
@@ -310,7 +311,7 @@ def versions_in(text: str, rules: Rules) -> Iterator[Lexical]:
 def _listed_after(text: str, rules: Rules, position: int, product: str, listed: bool) -> Iterator[Lexical]:
     """The versions a list continues a product's version with ("CUDA 11.6 および 11.7", "OpenSSL 1.0.1 and 1.0.2")."""
     while (follow := rules.version_list.match(text, position)) is not None and _reads_as_a_version(text, rules, follow, listed):
-        version = follow["ver"]
+        version = version_number(follow["ver"])
         yield Lexical(version, follow.start("ver"), follow.end("ver"), f"{product} {version}", product, version)
         position = follow.end()
 
