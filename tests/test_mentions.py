@@ -212,6 +212,54 @@ def test_dates_compare_as_dates():
     assert _only("October 17, 2024", "en").norm == "2024-10-17"
 
 
+def test_a_month_and_year_keep_the_year_at_a_sentences_end():
+    """An adversarial review's cases: "by January 2025." was read as a month alone, so against
+    "截至2025年1月" every such sentence made a date change."""
+    assert [(m.kind, m.norm) for m in find_mentions("installed on all iPhones by January 2025.", "en")] == [(DATE, "2025-01")]
+    assert [m.norm for m in find_mentions("May 2024.5", "en")] == ["2024.5"]  # (a number goes on: no year)
+
+
+@pytest.mark.parametrize(
+    "a, la, b, lb, relations",
+    [
+        ("It ships in April.", "en", "2025年4月に提供される。", "ja", ["agree"]),  # a year added
+        ("The event ends October 17.", "en", "活动于2024年10月17日结束。", "zh", ["agree"]),
+        ("The event ends October 17.", "en", "活动于10月7日结束。", "zh", ["changed"]),  # the day changed
+        ("It arrives at Titan in July 2034.", "en", "它将于2035年7月抵达泰坦。", "zh", ["changed"]),
+    ],
+)
+def test_dates_agree_when_every_part_both_write_agrees(a, la, b, lb, relations):
+    assert [p.relation for p in match_mentions(find_mentions(a, la), find_mentions(b, lb))] == relations
+
+
+@pytest.mark.parametrize(
+    "a, la, b, lb, relations",
+    [
+        ("pooling through psycopg 3.1.", "en", "通过 psycopg 3.2 使用连接池。", "zh", ["changed"]),
+        ("to arrive in 2034.", "en", "计划于2035年抵达。", "zh", ["changed"]),
+        ("48 ports", "en", "47个端口", "zh", ["changed"]),
+        ("3万名用户", "zh", "29.8k users", "en", ["agree"]),  # overlapping precision still agrees
+        ("1.46 queries/s", "en", "1.5 查询/秒", "zh", ["agree"]),
+    ],
+)
+def test_values_whose_precision_only_touches_differ(a, la, b, lb, relations):
+    """ "3.1" holds 3.05-3.15 and "3.2" 3.15-3.25: one point in common is no agreement (it was)."""
+    assert [p.relation for p in match_mentions(find_mentions(a, la), find_mentions(b, lb))] == relations
+
+
+def test_a_products_number_pairs_only_with_the_same_products():
+    """ "Android 15" is no figure of "1日6時間" (an adversarial review's false change), "Firefox 129"
+    / "Firefox 130" is a change."""
+    en = find_mentions("Android 15 raises the data sync limit to six hours per day.", "en")
+    ja = find_mentions("データ同期の上限は1日6時間に引き上げられた。", "ja")
+    assert [(p.relation, p.a.text, p.b.text) for p in match_mentions(en, ja)] == [("agree", "six", "6")]
+    en = find_mentions("Firefox 129 is scheduled for August 6, 2024.", "en")
+    zh = find_mentions("Firefox 130 计划于2024年8月6日发布。", "zh")
+    changed = [(p.a.text, p.b.text) for p in match_mentions(en, zh) if p.relation == "changed"]
+    assert changed == [("129", "130")]
+    assert [m.name for m in find_mentions("In 2024, Top 10 picks", "en")] == [None, None]
+
+
 def test_a_glued_unit_is_read_whole_and_a_shorter_one_stays_itself():
     assert (_only("3.25GB/秒", "zh").unit, _only("3.25GB/sec", "en").unit) == ("GB/s", "GB/s")
     assert (_only("12GB内存", "zh").unit, _only("12GB of memory", "en").unit) == ("GB", "GB")

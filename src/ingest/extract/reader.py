@@ -52,7 +52,7 @@ from .notation import (
     written_tolerance,
 )
 from .prefilter import Prefilter
-from .rules import Rules, maturity_in, rules_for, versions_in
+from .rules import Rules, maturity_in, product_named, rules_for, versions_in
 
 # Kinds of reading. Quantities compare by value; the others by their own rules or not at all.
 NUMBER, PERCENT, MULTIPLIER, FRACTION = "number", "percent", "multiplier", "fraction"
@@ -75,7 +75,8 @@ class Reading:
     unit: str | None = None  # the unit or counted noun after it ("tokens", "GB", "x"), if known
     qualifier: str = "exact"  # exact | about | almost | over | under | up_to (`notation.hedged_bounds`)
     digits: str = ""  # the significant digits as written ("17" for 1.7B), for telling changes apart
-    name: str | None = None  # a sized model's name ("bart" for BART-460M), a version's product ("pytorch")
+    # a sized model's name ("bart" for BART-460M), a version's product ("pytorch"), a product's number's ("android")
+    name: str | None = None
     counted: str | None = None  # without a known unit: the concept of the word after it ("download")
 
     @property
@@ -332,7 +333,7 @@ class _Reader:
             digits=significant(digits),
         )
         reading = self._qualified(self._with_unit(reading))
-        return reading if range_end else self._sized_model(self._ranged(reading))
+        return reading if range_end else self._product_number(self._sized_model(self._ranged(reading)))
 
     def _sized_model(self, reading: Reading) -> Reading:
         """ "Megatron-Turing NLG 530Bモデル", "GenSLMs 25B model": a size between a name and the word
@@ -345,6 +346,16 @@ class _Reader:
         return replace(
             reading, kind=MODEL, name=name["name"].lower(), norm=f"{name['name'].lower()}@{canonical(reading.value or 0)}"
         )
+
+    def _product_number(self, reading: Reading) -> Reading:
+        """ "Android 15", "Firefox 129": a bare whole number right after a name, counting nothing, is
+        that product's number (a version no release cue makes one, a model's number): it carries
+        the name, so that only the same product's number is taken for it in another rendering."""
+        if reading.kind != NUMBER or reading.unit or reading.counted or not reading.text.isdigit():
+            return reading
+        name = _NAME_BEFORE.search(self.text, 0, reading.start)
+        product = product_named(name["name"].rsplit(" ", 1)[-1]) if name else None
+        return replace(reading, name=product) if product else reading
 
     def numeral(self, match: re.Match) -> Reading | None:
         """A run of CJK numerals: a figure when it has a magnitude or a counter after it, is not an

@@ -144,13 +144,17 @@ def _agrees(x: Reading, y: Reading) -> bool:
         return False
     if x.kind == VERSION:
         return _same_version(x, y)
-    if x.kind in (DATE, LABEL):
+    if x.kind == DATE:
+        return _same_date(x.norm, y.norm)
+    if x.kind == LABEL:
         return x.norm == y.norm
     if x.kind == IDENTIFIER:
         return x.norm.casefold() == y.norm.casefold()
     if x.kind == MODEL:  # one size under a name and its variant ("OPT-175B" / "OPT-like-175B") is one fact
         return _name_variant(x.name, y.name) and _values_agree(x.value, x.tol, y.value, y.tol)
     if x.value is None or y.value is None or not _units_compatible(x, y):
+        return False
+    if x.name and y.name and x.name != y.name:  # two products' numbers ("Android 15" / "Firefox 15")
         return False
     if _class(x) == MULTIPLIER:  # a range's both ends ("1.69 to 2.65x" is not "1.69 to 2.68x")
         return all(_values_agree(vx, tx, vy, ty) for (vx, tx), (vy, ty) in zip(_factor_ends(x), _factor_ends(y)))
@@ -166,10 +170,26 @@ def _same_version(x: Reading, y: Reading) -> bool:
     return (x.version or x.norm) == (y.version or y.norm)
 
 
+def _same_date(x: str, y: str) -> bool:
+    """Dates agree when every part both write agrees: a translation may add or drop the year or
+    the day ("April" / "2025年4月", "Oct 17" / "2024年10月17日"), not change one ("Oct 17" / "10月7日")."""
+    return all(a is None or b is None or a == b for a, b in zip(_date_parts(x), _date_parts(y)))
+
+
+def _date_parts(norm: str) -> tuple[str | None, str, str | None]:
+    """Year, month and day of a date as `reader._date` writes it ("2025-04", "--04-17", "--04"), None where unwritten."""
+    year, rest = (None, norm[2:]) if norm.startswith("--") else norm.split("-", 1)
+    month, _, day = rest.partition("-")
+    return year, month, day or None
+
+
 def _values_agree(a: float | None, tol_a: float, b: float | None, tol_b: float) -> bool:
+    """Equal, or intervals of written precision that overlap: "3万" (28,500-31,500) and "29.8k" agree;
+    intervals that only touch do not ("129" ends at 129.5 where "130" begins, "3.1" / "3.2")."""
     if a is None or b is None:
         return False
-    return abs(a - b) <= tol_a + tol_b + 1e-9 * max(abs(a), abs(b), 1.0)
+    rounding = 1e-9 * max(abs(a), abs(b), 1.0)
+    return abs(a - b) <= rounding or abs(a - b) < tol_a + tol_b - rounding
 
 
 def _name_variant(x: str | None, y: str | None) -> bool:
@@ -247,6 +267,9 @@ def _evidently_same(
         of_product = lambda ms: [m for m in ms if m.kind == VERSION and m.name == x.name]  # noqa: E731
         same_product = x.kind == VERSION and bool(x.name) and x.name == y.name
         return 0.8 if same_product and len(of_product(left_x)) == len(of_product(left_y)) == 1 else 0.0
+    if x.name or y.name:  # a product's number ("Android 15"), only for the same product's ("15" / "1日" is none)
+        of_name = lambda ms: [m for m in ms if m.kind == NUMBER and m.name == x.name]  # noqa: E731
+        return 0.8 if x.name == y.name and len(of_name(left_x)) == len(of_name(left_y)) == 1 else 0.0
     if x.value is None or y.value is None or not _same_counted(x, y, equivalents):
         return 0.0
     # When both name what they count, and it is one thing, the figures that could be theirs name it too

@@ -59,7 +59,7 @@ FROM scoped s JOIN named n ON s.subject_source = 'release' AND coalesce(s.set_va
 
 -- Values that agree, grouped. Claims with the same key (subject, attribute, scope, unit) are
 -- sorted by the interval their written precision allows (value ± value_tol, ranges up to
--- value_max) and overlapping intervals merge into one cluster; maturity and other words
+-- value_max) and overlapping intervals merge into one cluster (touching ones do not); maturity and other words
 -- cluster by equal value. "3万" and "29.8k" share a cluster, "2万" and "20万" do not.
 -- Everything downstream compares clusters per document, never claim pairs, so the checks
 -- stay linear in the number of claims. A document that states a key's value outright speaks by
@@ -82,12 +82,15 @@ bounded AS (
 starts AS (
     SELECT *,
            CASE WHEN value_num IS NULL THEN 0
-                WHEN lo > max(hi) OVER (PARTITION BY key_subject, attribute, scope, unit ORDER BY lo, hi, claim_id
-                                        ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) THEN 1
+                WHEN lo > reach + 1e-9 * greatest(abs(lo), 1) THEN 1
+                -- intervals that only touch are apart ("129" ends at 129.5 where "130" begins)
+                WHEN tol > 0 AND lo > reach - 1e-9 * greatest(abs(lo), 1) THEN 1
                 ELSE 0 END AS new_cluster
-    FROM bounded
+    FROM (SELECT *, max(hi) OVER (PARTITION BY key_subject, attribute, scope, unit ORDER BY lo, hi, claim_id
+                                  ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS reach
+          FROM bounded)
 )
-SELECT * EXCLUDE (new_cluster),
+SELECT * EXCLUDE (new_cluster, reach),
        CASE WHEN value_num IS NULL THEN value
             ELSE '#' || sum(new_cluster) OVER (PARTITION BY key_subject, attribute, scope, unit ORDER BY lo, hi, claim_id
                                                ROWS UNBOUNDED PRECEDING)
