@@ -260,6 +260,31 @@ def test_a_products_number_pairs_only_with_the_same_products():
     assert [m.name for m in find_mentions("In 2024, Top 10 picks", "en")] == [None, None]
 
 
+@pytest.mark.parametrize(
+    "a, la, b, lb, pairs",
+    [
+        ("remains 512 MB.", "en", "仍为512 GB。", "zh", [("changed", "magnitude")]),
+        ("a 1.5 GB cache", "en", "1,500 MB 的缓存", "zh", [("agree", None)]),
+        ("runs at 2.4 GHz", "en", "2400 MHz で動作", "ja", [("agree", None)]),
+        ("more than 10 terabytes of data", "en", "10TBを超えるデータ", "ja", [("hedge", None)]),  # no unit: the other's
+        ("The battery is 5,100 mAh.", "en", "バッテリーは4,500mAhだ。", "ja", [("changed", "value")]),
+    ],
+)
+def test_figures_in_two_scales_of_one_unit_compare_in_its_base(a, la, b, lb, pairs):
+    """An adversarial review's cases: "512 MB" / "512 GB" was never compared (two units), and
+    "4,500mAh" was an identifier "500mAh" (a unit the lexicon lacked)."""
+    assert [(p.relation, p.change) for p in match_mentions(find_mentions(a, la), find_mentions(b, lb))] == pairs
+
+
+def test_the_only_figures_left_with_one_digit_at_another_power_of_ten_are_a_possible_change():
+    """ "about 7 billion passengers" / "约7亿人次": the nouns share no concept the dictionaries know,
+    but one digit at a power of ten apart is a slipped magnitude, never sure enough to be more."""
+    pairs = match_mentions(find_mentions("has carried about 7 billion passengers", "en"), find_mentions("已运送约7亿人次", "zh"))
+    assert [(p.relation, p.change, p.certainty < ALIGNED_CONTRADICTION_CONFIDENCE) for p in pairs] == [
+        ("changed", "magnitude", True)
+    ]
+
+
 def test_a_glued_unit_is_read_whole_and_a_shorter_one_stays_itself():
     assert (_only("3.25GB/秒", "zh").unit, _only("3.25GB/sec", "en").unit) == ("GB/s", "GB/s")
     assert (_only("12GB内存", "zh").unit, _only("12GB of memory", "en").unit) == ("GB", "GB")

@@ -211,6 +211,7 @@ class Vocabulary:
     decimal_points: tuple[str, ...]  # the decimal point of numerals (三点五)
     months: dict[str, int]  # month names as written in dates ("July" -> 7)
     glued_units: dict[str, str]  # letters glued to digits that are a unit ("gb" -> "GB")
+    unit_scales: dict[str, tuple[str, float]]  # a unit's measure and size in its base ("MB" -> ("bytes", 1e6))
     latin_magnitudes: dict[str, float]  # letters glued to digits that are a magnitude ("B" -> 1e9)
     percent_signs: tuple[str, ...]
     multiplier_signs: tuple[str, ...]
@@ -248,6 +249,7 @@ def vocabulary() -> Vocabulary:
         decimal_points=longest_first(merged("decimal_points")),
         months={k: int(v) for k, v in merged("months")},
         glued_units={str(k): str(v) for k, v in common["glued_units"].items()},
+        unit_scales={str(unit): (str(base), float(size)) for unit, (base, size) in common["unit_scales"].items()},
         latin_magnitudes={str(k): float(v) for k, v in common["latin_magnitudes"].items()},
         percent_signs=tuple(common["percent_signs"]),
         multiplier_signs=tuple(common["multiplier_signs"]),

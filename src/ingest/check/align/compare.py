@@ -21,8 +21,9 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
+from ...extract.notation import vocabulary
 from ...extract.reader import DATE, FRACTION, IDENTIFIER, LABEL, MODEL, MULTIPLIER, NUMBER, QUANTITIES, VERSION, Reading
 
 AGREE, CHANGED, HEDGE = "agree", "changed", "hedge"
@@ -86,7 +87,30 @@ def _factor_ends(mention: Reading) -> list[tuple[float, float]]:
 
 
 def _units_compatible(x: Reading, y: Reading) -> bool:
-    return x.unit is None or y.unit is None or x.unit == y.unit
+    """Units that can measure one figure: either unknown, or one unit at any of its scales ("MB" / "GB")."""
+    return x.unit is None or y.unit is None or _measure(x.unit) == _measure(y.unit)
+
+
+def _measure(unit: str) -> str:
+    """What a unit measures: the base of its scales ("bytes" of "MB"), else the unit itself."""
+    return vocabulary().unit_scales.get(unit, (unit, 1.0))[0]
+
+
+def _in_base(x: Reading, y: Reading) -> tuple[Reading, Reading]:
+    """Two figures written in two scales of one unit, in its base ("512 MB" as 512e6 bytes): "512 MB"
+    / "512 GB" is a changed magnitude, "1.5 GB" / "1,500 MB" one value. Others as they are (a
+    figure without a unit is in the other's: "10 terabytes" / "10TB")."""
+    if not x.unit or not y.unit or x.unit == y.unit:
+        return x, y
+    return _scaled(x), _scaled(y)
+
+
+def _scaled(m: Reading) -> Reading:
+    base, size = vocabulary().unit_scales.get(m.unit or "", (m.unit, 1.0))
+    if size == 1.0 or m.value is None:
+        return m
+    value_max = m.value_max * size if m.value_max is not None else None
+    return replace(m, value=m.value * size, value_max=value_max, tol=m.tol * size, unit=base)
 
 
 # Counted nouns the two renderings use for one thing, seen in the figures they agree on: pairs
@@ -102,7 +126,7 @@ def _same_counted(x: Reading, y: Reading, equivalents: Equivalents = frozenset()
     be a translator's word for it ("50万 トークン" / "500 万个字符"), and a figure whose noun is unknown
     may be either."""
     if x.unit and y.unit:
-        return x.unit == y.unit
+        return _measure(x.unit) == _measure(y.unit)
     if x.counted and y.counted:
         return bool(set(x.counted.split()) & set(y.counted.split())) or (x.counted, y.counted) in equivalents
     return True
@@ -124,7 +148,7 @@ def _overlap(x: Reading, y: Reading) -> bool:
     state different figures."""
     if x.qualifier == y.qualifier:
         return False
-    bx, by = (_factor_bounds(m) if _class(m) == MULTIPLIER else m.bounds() for m in (x, y))
+    bx, by = (_factor_bounds(m) if _class(m) == MULTIPLIER else m.bounds() for m in _in_base(x, y))
     return bx is not None and by is not None and bx[0] <= by[1] and by[0] <= bx[1]
 
 
@@ -156,6 +180,7 @@ def _agrees(x: Reading, y: Reading) -> bool:
         return False
     if x.name and y.name and x.name != y.name:  # two products' numbers ("Android 15" / "Firefox 15")
         return False
+    x, y = _in_base(x, y)
     if _class(x) == MULTIPLIER:  # a range's both ends ("1.69 to 2.65x" is not "1.69 to 2.68x")
         return all(_values_agree(vx, tx, vy, ty) for (vx, tx), (vy, ty) in zip(_factor_ends(x), _factor_ends(y)))
     return _values_agree(x.value, x.tol, y.value, y.tol) and _values_agree(
@@ -228,6 +253,7 @@ def change_kind(x: Reading, y: Reading) -> str:
         return LABEL_CHANGE
     if x.kind == MODEL:
         return SIZE if _name_variant(x.name, y.name) else NAME
+    x, y = _in_base(x, y)
     vx, vy = (_factor(x)[0], _factor(y)[0]) if _class(x) == MULTIPLIER else (x.value or 0.0, y.value or 0.0)
     if vx > 0 and vy > 0:
         exponent = math.log10(max(vx, vy) / min(vx, vy))
@@ -334,24 +360,27 @@ def match_mentions(a: Sequence[Reading], b: Sequence[Reading], equivalents: Equi
 
 
 def _last_slot(pairs: Sequence[MentionPair], left_a: list[Reading], left_b: list[Reading]) -> MentionPair | None:
-    """The one figure left on each side of sentences whose other figures of its kind all agree, though
-    the nouns they count share no concept ("2.1, 2.0 and 1.16 feature submissions" / "2.1、2.0和1.13功能
-    提交": the dictionaries do not tie 功能 to "feature"): one slot, most likely changed, but the nouns
-    leave a doubt, so it is never sure enough to be a contradiction, only a possible one; and only a
-    nearby figure (an edit, not another quantity: "2T tokens" / "1000 个 GPU" stay apart). Both lists
-    lose what pairs."""
+    """The one figure left on each side of sentences whose other figures of its kind all agree (or
+    the two written with the same digits at another power of ten), though the nouns they count share
+    no concept ("2.1, 2.0 and 1.16 feature submissions" / "2.1、2.0和1.13功能提交": the dictionaries
+    do not tie 功能 to "feature"): one slot, most likely changed, but the nouns leave a doubt, so it
+    is never sure enough to be a contradiction, only a possible one; and only a nearby figure (an
+    edit, not another quantity: "2T tokens" / "1000 个 GPU" stay apart). Both lists lose what pairs."""
     if len(left_a) != 1 or len(left_b) != 1:
         return None
     x, y = left_a[0], left_b[0]
     if (
         x.kind not in QUANTITIES
+        or x.name != y.name
         or _class(x) != _class(y)
         or not _units_compatible(x, y)
         or x.value is None
         or y.value is None
-        or not any(p.relation == AGREE and _class(p.a) == _class(x) for p in pairs)
-        or not _near(x, y)
     ):
+        return None
+    beside_agreed = any(p.relation == AGREE and _class(p.a) == _class(x) for p in pairs) and _near(x, y)
+    # (or the same digits at another power of ten: "about 7 billion passengers" / "约7亿人次")
+    if not beside_agreed and not (x.digits == y.digits and change_kind(x, y) == MAGNITUDE):
         return None
     left_a.clear()
     left_b.clear()
@@ -362,6 +391,7 @@ def _last_slot(pairs: Sequence[MentionPair], left_a: list[Reading], left_b: list
 
 def _near(x: Reading, y: Reading) -> bool:
     """Two figures within _NEAR_RATIO of each other, as factors for multipliers."""
+    x, y = _in_base(x, y)
     vx, vy = (_factor(x)[0], _factor(y)[0]) if _class(x) == MULTIPLIER else (abs(x.value or 0.0), abs(y.value or 0.0))
     return vx > 0 and vy > 0 and max(vx, vy) / min(vx, vy) <= _NEAR_RATIO
 
@@ -402,7 +432,7 @@ def _ranges_as_ends(ranges: list[Reading], others: list[Reading]) -> list[Mentio
 
 def _may_be_end(x: Reading, y: Reading) -> bool:
     """`y`, a single figure, may be written for an end of the range `x`."""
-    return _class(y) == _class(x) and y.value_max == y.value and _units_compatible(x, y)
+    return _class(y) == _class(x) and y.value_max == y.value and (x.unit is None or y.unit is None or x.unit == y.unit)
 
 
 def _end(x: Reading, high: bool) -> Reading:
