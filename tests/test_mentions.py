@@ -285,6 +285,14 @@ def test_the_only_figures_left_with_one_digit_at_another_power_of_ten_are_a_poss
     ]
 
 
+def test_a_version_agrees_with_the_same_number_the_other_rendering_reads_as_no_version():
+    """ "LLVM 19.1.0" / "LLVM 19.1" (a score-shaped number with no release cue), "3.20.0" / "3.20":
+    unpaired, they had cost a review's LLVM translation its recognition as a rendering."""
+    for a, b in (("released LLVM 19.1.0.", "发布了 LLVM 19.1。"), ("raised to 3.20.0.", "提高到3.20。")):
+        assert [p.relation for p in match_mentions(find_mentions(a, "en"), find_mentions(b, "zh"))] == ["agree"], a
+    assert [p.relation for p in match_mentions(find_mentions("3.20.0", "en"), find_mentions("3.2 GB", "zh"))] == []
+
+
 def test_a_glued_unit_is_read_whole_and_a_shorter_one_stays_itself():
     assert (_only("3.25GB/秒", "zh").unit, _only("3.25GB/sec", "en").unit) == ("GB/s", "GB/s")
     assert (_only("12GB内存", "zh").unit, _only("12GB of memory", "en").unit) == ("GB", "GB")

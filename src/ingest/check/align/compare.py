@@ -23,7 +23,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
-from ...extract.notation import vocabulary
+from ...extract.notation import version_norm, vocabulary
 from ...extract.reader import DATE, FRACTION, IDENTIFIER, LABEL, MODEL, MULTIPLIER, NUMBER, QUANTITIES, VERSION, Reading
 
 AGREE, CHANGED, HEDGE = "agree", "changed", "hedge"
@@ -162,6 +162,9 @@ def _factor_bounds(mention: Reading) -> tuple[float, float] | None:
 
 
 def _agrees(x: Reading, y: Reading) -> bool:
+    if {x.kind, y.kind} == {VERSION, NUMBER}:  # "LLVM 19.1.0" / "LLVM 19.1" read as a score-shaped number
+        version, number = (x, y) if x.kind == VERSION else (y, x)
+        return number.unit is None and (version.version or version.norm) == version_norm(number.text)
     if {x.kind, y.kind} == {MODEL, NUMBER}:  # "GenSLMs 25B model" / "25Bモデル": one size, named or not
         return _values_agree(x.value, x.tol, y.value, y.tol)
     if _class(x) != _class(y):
