@@ -644,3 +644,15 @@ def test_what_an_adversarial_review_found_is_no_claim_of_the_release():
     assert {
         f[0] for f in facts("Using LMCache, Servix offloads the KV cache to CPU memory.", "en") if f[1] == "offload_target"
     } == {"servix"}
+
+
+def test_a_status_past_maturity_is_no_maturity_claim():
+    """ "deprecated", "已移除" are compared between renderings only (`lifecycle` in rules.yaml): across
+    articles the feature deprecated and the one still stable are often two."""
+    for text, lang in (("The Frob API is deprecated in Quuxly 3.5.", "en"), ("Quuxly 3.5 中 Frob API 已移除。", "zh")):
+        assert not [c for c in claims_of(text, lang, release="quuxly 3.5") if c.attribute == "maturity"], text
+    assert [
+        c.value
+        for c in claims_of("The Frob API is in beta in Quuxly 3.5.", "en", release="quuxly 3.5")
+        if c.attribute == "maturity"
+    ]

@@ -293,6 +293,25 @@ def test_a_version_agrees_with_the_same_number_the_other_rendering_reads_as_no_v
     assert [p.relation for p in match_mentions(find_mentions("3.20.0", "en"), find_mentions("3.2 GB", "zh"))] == []
 
 
+@pytest.mark.parametrize(
+    "a, la, b, lb, relations",
+    [
+        (
+            "The getopt module is deprecated in this release.",
+            "en",
+            "本リリースで getopt モジュールは非推奨となった。",
+            "ja",
+            ["agree"],
+        ),
+        ("The old API has been removed.", "en", "旧 API 已被移除。", "zh", ["agree"]),
+        ("The getopt module is deprecated in this release.", "en", "本版本中已移除 getopt 模块。", "zh", ["changed"]),
+        ("This removed the need for locks.", "en", "这消除了对锁的需求。", "zh", []),  # an active "removed" is no status
+    ],
+)
+def test_a_status_past_maturity_is_compared_between_renderings(a, la, b, lb, relations):
+    assert [p.relation for p in match_mentions(find_mentions(a, la), find_mentions(b, lb))] == relations
+
+
 def test_a_glued_unit_is_read_whole_and_a_shorter_one_stays_itself():
     assert (_only("3.25GB/秒", "zh").unit, _only("3.25GB/sec", "en").unit) == ("GB/s", "GB/s")
     assert (_only("12GB内存", "zh").unit, _only("12GB of memory", "en").unit) == ("GB", "GB")

@@ -174,7 +174,7 @@ def read(text: str, lang: str | None, context: str | None = None) -> list[Readin
         reader.add(_multiplier_word(match))
     for match in reader.scan(found.numeral):
         reader.add(reader.numeral(match))
-    for label in maturity_in(text, reader.rules):  # "[Beta]", "ベータ": compared by their value
+    for label in maturity_in(text, reader.rules, lifecycle=True):  # "[Beta]", "ベータ", "非推奨": compared by value
         reader.add(Reading(LABEL, label.text, label.start, label.end, norm=label.norm))
     return reader.finished()
 

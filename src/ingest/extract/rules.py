@@ -26,6 +26,7 @@ class Rules:
     version_list: re.Pattern
     hardware: list[tuple[str, re.Pattern]]
     maturity: list[tuple[str, re.Pattern]]
+    lifecycle: list[tuple[str, re.Pattern]]  # status past maturity ("deprecated", "非推奨"): renderings only
     maturity_sections: list[tuple[str, re.Pattern]]
     other_sections: re.Pattern
     attributes: list[tuple[str, re.Pattern]]
@@ -148,6 +149,7 @@ def rules_for(*codes: str | None) -> Rules:
             for hw in common["hardware"]
         ],
         maturity=_keyed(_merged(rule_sets, "maturity"), flags=re.I),
+        lifecycle=_keyed(_merged(rule_sets, "lifecycle"), flags=re.I),
         maturity_sections=_keyed(_merged(rule_sets, "maturity_sections"), flags=re.I),
         other_sections=re.compile(
             _alternation([s for rules in rule_sets for s in rules.get("other_sections", [])] or ["(?!)"]), re.I
@@ -425,9 +427,10 @@ def platforms_in(text: str) -> Iterator[Lexical]:
         yield Lexical(match.group(), match.start(), match.end(), names[match.group()])
 
 
-def maturity_in(text: str, rules: Rules) -> Iterator[Lexical]:
-    """Maturity labels ("[Beta]", "ベータ", "正式にサポート") with their canonical value."""
-    for value, pattern in rules.maturity:
+def maturity_in(text: str, rules: Rules, lifecycle: bool = False) -> Iterator[Lexical]:
+    """Maturity labels ("[Beta]", "ベータ", "正式にサポート") with their canonical value, and with
+    `lifecycle` the status words past it ("deprecated", "已移除")."""
+    for value, pattern in (*rules.maturity, *(rules.lifecycle if lifecycle else ())):
         for match in pattern.finditer(text):
             yield Lexical(match.group(), match.start(), match.end(), value)
 
