@@ -146,6 +146,20 @@ def test_a_version_written_in_full_corroborates_its_series_version(tmp_path):
     ]
 
 
+def test_the_statuses_of_a_thing_released_agree_and_a_pre_release_contradicts_them(tmp_path):
+    """ "now stable" and "正式发布" (generally available) are one fact, not a maturity conflict."""
+    con = ingest(
+        tmp_path,
+        {
+            "a.txt": "Quuxly 3.5 released\nThe Frob API is now stable in Quuxly 3.5.",
+            "b.txt": "Quuxly 3.5 正式发布\nQuuxly 3.5 中 Frob API 已正式发布。",
+            "c.txt": "Quuxly 3.5 リリース\nQuuxly 3.5 で Frob API はベータ版となった。",
+        },
+    )
+    assert con.execute("SELECT attribute, n_sources FROM corroborations").fetchall() == [("maturity", 2)]
+    assert con.execute("SELECT kind, value_b FROM conflicts").fetchall() == [("maturity_conflict", "beta")]
+
+
 def test_dependency_versions_a_release_drops_or_names_corroborate(tmp_path):
     """The versions a word ending support points at (and those a list joins to them) are dropped,
     the others named; a comma stops the word, so the versions migrated to are not dropped."""

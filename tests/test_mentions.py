@@ -306,9 +306,11 @@ def test_a_version_agrees_with_the_same_number_the_other_rendering_reads_as_no_v
         ("The old API has been removed.", "en", "旧 API 已被移除。", "zh", ["agree"]),
         ("The getopt module is deprecated in this release.", "en", "本版本中已移除 getopt 模块。", "zh", ["changed"]),
         ("This removed the need for locks.", "en", "这消除了对锁的需求。", "zh", []),  # an active "removed" is no status
+        ("The Photos app is now stable.", "en", "写真アプリは正式版となった。", "ja", ["agree"]),
     ],
 )
 def test_a_status_past_maturity_is_compared_between_renderings(a, la, b, lb, relations):
+    """(and the statuses of a thing released agree: "now stable" / "正式版となった")"""
     assert [p.relation for p in match_mentions(find_mentions(a, la), find_mentions(b, lb))] == relations
 
 

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from ..extract import rules
+
 # A value or maturity conflict between sources is a contradiction when at least this sure (else
 # "possible"): a base, plus how explicitly both sides name their release and subject, and whether
 # they speak of the subject itself rather than of a part of it.
@@ -11,6 +13,9 @@ CONFLICT_CONFIDENCE_BASE = 0.5
 CONFLICT_EXPLICIT_RELEASE = 0.2
 CONFLICT_EXPLICIT_SUBJECT = 0.15
 CONFLICT_WHOLE_SUBJECT = 0.15
+
+# Maturity values that agree with one another (`extract.rules.RELEASE_STATUSES`), as an SQL list.
+RELEASED = tuple(sorted(rules.RELEASE_STATUSES))
 
 # A figure changed between two renderings is a contradiction when its pairing is at least this sure.
 ALIGNED_CONTRADICTION_CONFIDENCE = 0.5

@@ -44,7 +44,7 @@ from .phrases import (
 )
 from .reader import MODEL, NUMBER
 from .releases import is_earlier, names_release, product_of, releases_in, speaks_of_earlier
-from .rules import is_release_product, platforms_in, rules_for
+from .rules import RELEASE_STATUSES, is_release_product, platforms_in, rules_for
 from .segments import SegmentInput
 from .subjects import (
     coordinated,
@@ -83,7 +83,6 @@ _RELEASE_WIDE_COUNTS = {"contributors", "commits"}
 _BENCHMARK_NAME = re.compile(r"(?:[^A-Z0-9]*[A-Z0-9]){2}")
 _COUNT = re.compile(r"[\d,]+|\D+")  # a whole number in digits or in words: not "72B", "1.31", "62.4"
 _RELEASE_MATURITY_GAP = 12  # characters between a release's name and its maturity ("PostgreSQL 17 is now generally available")
-_RELEASE_STATUSES = {"generally_available", "stable", "long_term_support"}
 _PRE_RELEASES = {"alpha", "beta", "preview", "prototype", "experimental", "release_candidate"}
 # Characters around a relation phrase where a negation denies it ("不再采用 Ray 作为默认后端",
 # "Gloo ではなくなりました"); farther away it is another clause's ("しかないユーザでも…").
@@ -284,7 +283,7 @@ class ClaimBuilder:
         the section's subject, and of each name a list joins to it ("ベータ版では Apple M1 チップと
         functorch のサポート"; read through a list it is less sure: it corroborates, never contradicts)."""
         # (only a whole release's status: "Kubix 1.31 beta features" are betas of its features)
-        release = self._release_subject() if entity.norm in _RELEASE_STATUSES else None
+        release = self._release_subject() if entity.norm in RELEASE_STATUSES else None
         if release and any(
             e.label == VERSION and e.norm == self.doc_release and 0 <= entity.start - e.end <= _RELEASE_MATURITY_GAP
             for e in segment.entities

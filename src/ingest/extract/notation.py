@@ -192,6 +192,7 @@ def numerals() -> Numerals:
 class Vocabulary:
     words: dict[str, float]  # number words ("two", "dozen")
     articles: tuple[str, ...]  # articles that count one ("a year", "a hundred")
+    rate_before: tuple[str, ...]  # words after which an article is "per" ("three times a week")
     durations: frozenset[str]  # units of time ("years"): an article before one counts one
     scales: dict[str, float]  # "million"
     multipliers: dict[str, float]  # words that are a factor by themselves ("twice", "翻倍", "half")
@@ -230,6 +231,7 @@ def vocabulary() -> Vocabulary:
     return Vocabulary(
         words={k.lower(): float(v) for k, v in merged("words")},
         articles=longest_first(w.lower() for w in merged("articles")),
+        rate_before=longest_first(w.lower() for w in merged("rate_before")),
         durations=frozenset(common["durations"]),
         scales={k.lower(): float(v) for k, v in merged("scales")},
         multipliers={k.lower(): float(v) for k, v in merged("multipliers")},

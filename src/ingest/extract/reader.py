@@ -304,6 +304,11 @@ class _Reader:
             return None
         value = float(digits) * factor
         tol = written_tolerance(value, half_unit(digits) * factor)
+        places = self._places_below(match, factor)
+        if places is not None:  # "2万8000" is 28,000, "1兆8200億" 1.82 trillion: written to the last place
+            below, below_tol, end = places
+            value, tol = value + below, below_tol
+            digits = canonical(value)
         kind, unit = NUMBER, None
         if match["percent"]:
             kind, unit = PERCENT, "%"
@@ -334,6 +339,24 @@ class _Reader:
         )
         reading = self._qualified(self._with_unit(reading))
         return reading if range_end else self._product_number(self._sized_model(self._ranged(reading)))
+
+    def _places_below(self, match: re.Match, factor: float) -> tuple[float, float, int] | None:
+        """The digits right after a CJK magnitude that fill the places below it ("8000" of "2万8000",
+        "8200億" of "1兆8200億"): their value, tolerance and end; None when nothing fills them."""
+        if not match["cjkmag"] or factor < 1e4 or match["percent"] or match["times"] or match["plus"]:
+            return None
+        below = patterns().number.match(self.text, match.end())
+        if below is None or below["scale"] or below["percent"] or below["times"]:
+            return None
+        end = below.end()
+        below_factor = numerals().factor(below["cjkmag"].strip()) if below["cjkmag"] else 1.0
+        if not below["cjkmag"] and self.text[end : end + 1] in numerals().small:  # "3万5千"
+            below_factor, end = numerals().small[self.text[end]], end + 1
+        written = below["num"].replace(",", "")
+        value = float(written) * below_factor
+        if not 0 < value < factor:
+            return None
+        return value, written_tolerance(value, half_unit(written) * below_factor), end
 
     def _sized_model(self, reading: Reading) -> Reading:
         """ "Megatron-Turing NLG 530Bモデル", "GenSLMs 25B model": a size between a name and the word
@@ -413,6 +436,8 @@ class _Reader:
         words = vocabulary()
         article = bool(match["word"]) and match["word"].lower() in words.articles
         if article and not (match["word2"] or match["scale"]):
+            if self.text[: match.start()].rstrip().lower().endswith(words.rate_before):  # "three times a week"
+                return None
             after = self._with_unit(_word_number(match))
             return self._qualified(after) if after.unit in words.durations else None
         reading = self._qualified(self._with_unit(_word_number(match)))
@@ -565,9 +590,12 @@ class _Reader:
         if high is None or (low.kind != NUMBER and high.kind != low.kind) or high.kind not in QUANTITIES:
             return low
         kind = high.kind if low.kind == NUMBER else low.kind
+        written_high = float(hi_match["num"].replace(",", ""))
+        if not written_high:  # "won 2-0", "0570-00-2486": a score or a number, no range up to nothing
+            return low
         # "3 to 5 million", "3至5万": a bare low end takes the high end's magnitude.
         bare_low = re.fullmatch(r"[\d,.]+", low.text) is not None
-        factor = (high.value or 0) / float(hi_match["num"].replace(",", "")) if bare_low else 1.0
+        factor = (high.value or 0) / written_high if bare_low else 1.0
         value = (low.value or 0) * factor
         if value >= (high.value or 0):
             return low

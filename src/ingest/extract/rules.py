@@ -15,6 +15,10 @@ from ..lang import FALLBACK, LanguageProfile, common_rules, every_language, prof
 from .notation import alternation, version_number, vocabulary
 from .prefilter import Prefilter
 
+# The maturity values of a thing released for use: they agree with one another ("now stable" /
+# "正式版となった", "generally available" / "LTS"); only a pre-release status contradicts them.
+RELEASE_STATUSES = frozenset({"generally_available", "stable", "long_term_support"})
+
 _EDGE_BEFORE = r"(?<![A-Za-z0-9.])"
 _EDGE_AFTER = r"(?![A-Za-z0-9])"
 

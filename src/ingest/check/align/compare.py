@@ -25,6 +25,7 @@ from dataclasses import dataclass, replace
 
 from ...extract.notation import version_norm, vocabulary
 from ...extract.reader import DATE, FRACTION, IDENTIFIER, LABEL, MODEL, MULTIPLIER, NUMBER, QUANTITIES, VERSION, Reading
+from ...extract.rules import RELEASE_STATUSES
 
 AGREE, CHANGED, HEDGE = "agree", "changed", "hedge"
 # Kinds of change.
@@ -173,8 +174,8 @@ def _agrees(x: Reading, y: Reading) -> bool:
         return _same_version(x, y)
     if x.kind == DATE:
         return _same_date(x.norm, y.norm)
-    if x.kind == LABEL:
-        return x.norm == y.norm
+    if x.kind == LABEL:  # ("now stable" / "正式版となった": two statuses of a thing released agree)
+        return x.norm == y.norm or {x.norm, y.norm} <= RELEASE_STATUSES
     if x.kind == IDENTIFIER:
         return x.norm.casefold() == y.norm.casefold()
     if x.kind == MODEL:  # one size under a name and its variant ("OPT-175B" / "OPT-like-175B") is one fact
