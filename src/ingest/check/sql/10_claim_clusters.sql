@@ -59,8 +59,9 @@ FROM scoped s JOIN named n ON s.subject_source = 'release' AND coalesce(s.set_va
 
 -- Values that agree, grouped. Claims with the same key (subject, attribute, scope, unit) are
 -- sorted by the interval their written precision allows (value ± value_tol, ranges up to
--- value_max) and overlapping intervals merge into one cluster (touching ones do not); maturity and other words
--- cluster by equal value, the statuses of a thing released for use as one ("stable" / "正式版"). "3万" and "29.8k" share a cluster, "2万" and "20万" do not.
+-- value_max) and overlapping intervals merge into one cluster (touching ones do not: "3.1" and
+-- "3.2"); maturity and other words cluster by equal value, the statuses of a thing released for
+-- use as one ("stable" / "正式版"). "3万" and "29.8k" share a cluster, "2万" and "20万" do not.
 -- Everything downstream compares clusters per document, never claim pairs, so the checks
 -- stay linear in the number of claims. A document that states a key's value outright speaks by
 -- those claims: another value it gives the key only as one of several (set-valued: a maturity
