@@ -141,6 +141,10 @@ def reading_from_row(row: dict[str, Any]) -> Reading:
 MODEL_SIZE_MIN = 1e6
 # A product name right before a number, separated by a space ("Megatron-Turing NLG 530B").
 _NAME_BEFORE = re.compile(r"(?P<name>[A-Z][A-Za-z0-9\-]*(?: [A-Z][A-Za-z0-9\-]*)*) $")
+# ...and only its last word. Words before a figure are looked for in the few characters before it,
+# not the whole text before it (every bare number and article asks).
+_WORD_BEFORE = re.compile(r"(?<![A-Za-z0-9\-])(?P<name>[A-Z][A-Za-z0-9\-]*) $")
+_WORD_WINDOW = 48
 
 
 # ---- reading one segment -----------------------------------------------------------------------
@@ -376,8 +380,8 @@ class _Reader:
         the name, so that only the same product's number is taken for it in another rendering."""
         if reading.kind != NUMBER or reading.unit or reading.counted or not reading.text.isdigit():
             return reading
-        name = _NAME_BEFORE.search(self.text, 0, reading.start)
-        product = product_named(name["name"].rsplit(" ", 1)[-1]) if name else None
+        name = _WORD_BEFORE.search(self.text, max(0, reading.start - _WORD_WINDOW), reading.start)
+        product = product_named(name["name"]) if name else None
         return replace(reading, name=product) if product else reading
 
     def numeral(self, match: re.Match) -> Reading | None:
@@ -436,7 +440,8 @@ class _Reader:
         words = vocabulary()
         article = bool(match["word"]) and match["word"].lower() in words.articles
         if article and not (match["word2"] or match["scale"]):
-            if self.text[: match.start()].rstrip().lower().endswith(words.rate_before):  # "three times a week"
+            before = self.text[max(0, match.start() - _WORD_WINDOW) : match.start()].rstrip().lower()
+            if before.endswith((*words.rate_before, *words.durations)):  # "three times a week", "five hours a day"
                 return None
             after = self._with_unit(_word_number(match))
             return self._qualified(after) if after.unit in words.durations else None

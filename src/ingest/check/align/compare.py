@@ -436,6 +436,7 @@ def _ranges_as_ends(ranges: list[Reading], others: list[Reading]) -> list[Mentio
 
 def _may_be_end(x: Reading, y: Reading) -> bool:
     """`y`, a single figure, may be written for an end of the range `x`."""
+    # (one unit as written, not one at two scales: a range's ends compare as written)
     return _class(y) == _class(x) and y.value_max == y.value and (x.unit is None or y.unit is None or x.unit == y.unit)
 
 
