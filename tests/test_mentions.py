@@ -268,12 +268,20 @@ def test_a_products_number_pairs_only_with_the_same_products():
         ("runs at 2.4 GHz", "en", "2400 MHz で動作", "ja", [("agree", None)]),
         ("more than 10 terabytes of data", "en", "10TBを超えるデータ", "ja", [("hedge", None)]),  # no unit: the other's
         ("The battery is 5,100 mAh.", "en", "バッテリーは4,500mAhだ。", "ja", [("changed", "value")]),
+        ("a 50-megapixel camera", "en", "5000万画素のカメラ", "ja", [("agree", None)]),
+        ("a 48MP camera", "en", "5000万像素摄像头", "zh", [("changed", "value")]),
     ],
 )
 def test_figures_in_two_scales_of_one_unit_compare_in_its_base(a, la, b, lb, pairs):
     """An adversarial review's cases: "512 MB" / "512 GB" was never compared (two units), and
     "4,500mAh" was an identifier "500mAh" (a unit the lexicon lacked)."""
     assert [(p.relation, p.change) for p in match_mentions(find_mentions(a, la), find_mentions(b, lb))] == pairs
+
+
+def test_a_fraction_compares_with_a_fraction_word():
+    """ "half" / "三分之一": the zh fraction was read as 三 minutes, and the change was missed."""
+    pairs = match_mentions(find_mentions("Half of the users upgraded.", "en"), find_mentions("三分之一的用户已升级。", "zh"))
+    assert [(p.relation, p.change) for p in pairs] == [("changed", "value")]
 
 
 def test_the_only_figures_left_with_one_digit_at_another_power_of_ten_are_a_possible_change():

@@ -54,6 +54,42 @@ def test_an_article_after_a_frequency_is_per_not_one():
     assert [(r.value, r.unit) for r in read("nearly a year later", "en")] == [(1.0, "years")]
 
 
+@pytest.mark.parametrize(
+    "text, lang, readings",
+    [
+        ("a 14.2-inch display and a 20-hour battery", "en", [("number", 14.2, None), ("number", 20.0, "hours")]),
+        ("a 2-GB card, a 3-nm process", "en", [("number", 2.0, "GB"), ("number", 3.0, "nm")]),
+        ("解像度2880×1800ピクセル", "ja", [("number", 2880.0, None), ("number", 1800.0, "pixels")]),
+        ("GPT-4, x86-64, 7-Zip", "en", [("id", None, None)] * 3),
+    ],
+)
+def test_a_number_in_a_compound_adjective_or_a_dimension_is_a_figure(text, lang, readings):
+    """A review's false change: "14.2-inch" was an identifier in English and "2880" (before "×1800")
+    one in Japanese, so the figures left over were paired (2,880 with 14.2)."""
+    assert [(r.kind, r.value, r.unit) for r in read(text, lang)] == readings
+
+
+@pytest.mark.parametrize(
+    "text, lang, value",
+    [
+        ("三分之一的用户", "zh", 1 / 3),
+        ("约四分之一", "zh", 0.25),
+        ("三分の一", "ja", 1 / 3),
+        ("4分の1に", "ja", 0.25),
+        ("two-thirds of the budget", "en", 2 / 3),
+        ("a quarter of them", "en", 0.25),
+    ],
+)
+def test_fractions_in_numerals_and_words(text, lang, value):
+    """ "三分之一" was 三 minutes (分), so "half" / "三分之一" was never compared."""
+    assert [(r.kind, r.value) for r in read(text, lang)] == [("fraction", pytest.approx(value))]
+
+
+def test_a_rank_or_a_percentage_is_no_fraction():
+    assert [(r.kind, r.value) for r in read("a third version", "en")] == []
+    assert [(r.kind, r.value) for r in read("百分之二十", "zh")] == [("percent", 20.0)]
+
+
 def test_not_numbers():
     assert read_number("H100") is None
     assert read_number("abc") is None

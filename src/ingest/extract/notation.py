@@ -303,6 +303,7 @@ class Patterns:
     sized_model: re.Pattern  # "BART-460M": a name and a size
     magnitude_number: re.Pattern  # "28B", "400k+"
     glued_number: re.Pattern  # "12GB", "2x"
+    compound_number: re.Pattern  # "14.2-inch", "20-hour", "2-GB": a number and what it counts, one adjective
     percent_word: re.Pattern  # a word after a number that makes it a percentage ("パーセント")
 
 
@@ -336,7 +337,7 @@ def patterns() -> Patterns:
         ),
         # (a "×" before a digit multiplies two figures: "100Gbps×4" is 100Gbps and 4, not one name)
         token=re.compile(
-            r"(?<![A-Za-z0-9_.\-+])(?=(?:[A-Za-z0-9_.\-+]|×(?!\d))*\d)(?=(?:[A-Za-z0-9_.\-+]|×(?!\d))*[A-Za-z_×])"
+            r"(?<![A-Za-z0-9_.\-+])(?=(?:[A-Za-z0-9_.\-+]|×(?!\d))*\d)(?=(?:[A-Za-z0-9_.\-+]|×(?!\d))*(?:[A-Za-z_]|×(?!\d)))"
             r"[A-Za-z0-9_](?:[A-Za-z0-9_.\-+]|×(?!\d))*(?:\.\*|[A-Za-z0-9_+]|×(?!\d))"
         ),
         number=re.compile(
@@ -373,6 +374,7 @@ def patterns() -> Patterns:
         ),
         magnitude_number=re.compile(rf"^(?P<num>\d+(?:\.\d+)?)(?P<mag>[{latin}])(?P<plus>\+)?$"),
         glued_number=re.compile(r"^(?P<num>\d+(?:\.\d+)?)(?P<unit>[A-Za-z×]+)$"),
+        compound_number=re.compile(r"^(?P<num>\d+(?:\.\d+)?)-(?P<word>[A-Za-z]+)(?:-[a-z]+)*$"),
         percent_word=re.compile(rf"\s?(?:{word_alternation(words.percent_words)})", re.I),
     )
 

@@ -236,8 +236,13 @@ class _Reader:
         token, start, end = match.group(), match.start(), match.end()
         found, words = patterns(), vocabulary()
         glued = found.glued_number.match(token)
-        if found.magnitude_number.match(token) or (glued and glued["unit"].lower() in words.glued_units):
-            return  # a quantity: the number reader takes it
+        compound = found.compound_number.match(token)
+        if (
+            found.magnitude_number.match(token)
+            or (glued and glued["unit"].lower() in words.glued_units)
+            or (compound and (compound["word"].islower() or compound["word"].lower() in words.glued_units))
+        ):
+            return  # a quantity: the number reader takes it ("12GB", "42K", "a 14.2-inch display")
         model = found.sized_model.match(token)
         if model:
             factor = words.latin_magnitudes[model["mag"]]
@@ -518,6 +523,8 @@ class _Reader:
         """Past what may stand between a figure and its unit or noun: a space, a hedge ("三百多个",
         "300 or more GPUs") and a counter ("1 个 epoch")."""
         position += 1 if self.text[position : position + 1].isspace() else 0
+        if self.text[position : position + 1] == "-" and self.text[position + 1 : position + 2].isalpha():
+            position += 1  # a compound adjective: "a 2-GB card", "a 20-hour battery"
         hedge = self._hedge_at(position)
         if hedge:
             position = hedge[1]
@@ -699,13 +706,26 @@ def _multiplier_word(match: re.Match) -> Reading:
 
 
 def _fraction(match: re.Match) -> Reading | None:
-    num, den = match["num"], match["den"]
-    if not den or int(den) == 0 or int(num) >= int(den):
+    """ "1/13", "4分の1", "三分之一", "two thirds of" (numerator and denominator in digits, numerals or words)."""
+    num, den = _whole_number(match["num"]), _whole_number(match["den"])
+    if not num or not den or num >= den:
         return None
-    value = int(num) / int(den)
+    value = num / den
     return Reading(
         FRACTION, match.group(), match.start(), match.end(), value, value, 0.0, f"{num}/{den}", "x", digits=f"{num}/{den}"
     )
+
+
+def _whole_number(written: str) -> int | None:
+    """A fraction's part: digits, a numeral ("三"), a number word ("two"), an article ("a") or a
+    fraction word naming its denominator ("thirds")."""
+    if written.isdigit():
+        return int(written)
+    words, lowered = vocabulary(), written.lower()
+    if lowered in _lowered(words.articles):
+        return 1
+    word = words.words.get(lowered) or words.fraction_words.get(lowered.removesuffix("s"))
+    return int(word) if word else numerals().value(written)
 
 
 def _word_number(match: re.Match) -> Reading:
