@@ -148,6 +148,18 @@ def test_the_original_url_names_a_release_of_a_product_the_title_names_and_no_li
     assert node.release == "node-js 22.0"  # (22.0.0 in either notation: notation.version_number)
 
 
+def test_a_word_for_the_kind_of_product_leaves_the_release_to_the_name():
+    """ "Nimbus SDK 7.0" and another maker's "Orion SDK 7.0" were one release "sdk 7.0"; "Ember Engine
+    6.0" was "engine 6.0" and its zh rendering "Ember 引擎 6.0" named no release at all (an
+    adversarial review of independent write-ups)."""
+    for title, lang in (("Ember Engine 6.0 ships", "en"), ("Ember 引擎 6.0 发布", "zh"), ("Emberエンジン6.0を公開", "ja")):
+        assert document_release(title, find_entities(title, lang), []).release == "ember 6.0", title
+    named = [e.norm for e in find_entities("Nimbus SDK 7.0 and Orion SDK 7.0 both need the SDK 7.0 tools", "en")]
+    assert named == ["nimbus 7.0", "orion 7.0", "sdk 7.0"]
+    url = document_release("Ember Engine 6.0", find_entities("Ember Engine 6.0", "en"), [], "https://ember.dev/ember-engine-6-0")
+    assert url.release == "ember 6.0"
+
+
 def test_an_articles_own_product_named_bare_is_no_subject():
     """ "Quuxly" in an article about Quuxly 3.5 is its release, as "PyTorch" is in one about PyTorch 2.5."""
     claims = claims_of("在此版本中，我们将此功能带到测试版中，为 Quuxly 的 API 提供更好的支持。", "zh", release="quuxly 3.5")

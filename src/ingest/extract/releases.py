@@ -18,7 +18,7 @@ from ..lang import profile
 from ..records import HEADING
 from .entities import VERSION, Entity
 from .notation import alternation, version_number
-from .rules import known_products, release_products, release_products_named
+from .rules import known_products, release_products, release_products_named, written_product
 from .segments import SegmentInput
 
 
@@ -60,7 +60,7 @@ def _url_release(source_url: str | None, title: str | None, unlisted: Collection
     tail = "/".join(path[-2:])
     products = {*release_products_named(source_url + " " + (title or "")), *unlisted}
     for product in sorted(products, key=len, reverse=True):
-        match = re.search(rf"{_written(product, '-_.')}[-_]?v?{_URL_VERSION.pattern}", tail)  # "nodejs", "node-js"
+        match = re.search(rf"{written_product(product, '-_.')}[-_]?v?{_URL_VERSION.pattern}", tail)  # "nodejs", "node-js"
         if match:
             return f"{product} {version_number('.'.join(g for g in match.groups() if g))}"
     return None
@@ -85,12 +85,7 @@ def _earlier(lang: str | None) -> re.Pattern:
 def _release_name(release: str) -> re.Pattern:
     product, _, version = release.rpartition(" ")
     # "node-js 22" is "Node.js 22"
-    return re.compile(rf"(?<![A-Za-z0-9]){_written(product, '-. ')}\s?v?{re.escape(version)}(?!\d|\.\d)", re.I)
-
-
-def _written(product: str, separators: str) -> str:
-    """A pattern of how a product id is written: each hyphen as one of `separators` or none."""
-    return re.escape(product).replace(r"\-", f"[{re.escape(separators)}]?")
+    return re.compile(rf"(?<![A-Za-z0-9]){written_product(product, '-. ')}\s?v?{re.escape(version)}(?!\d|\.\d)", re.I)
 
 
 def names_release(text: str, release: str) -> bool:

@@ -302,6 +302,8 @@ def versions_in(text: str, rules: Rules) -> Iterator[Lexical]:
             yield from _listed_after(text, rules, match.end(), product, listed=True)
     for match in (*_open_version().finditer(text), *_open_major_version().finditer(text)):
         name, version = match["name"], match["ver"]
+        if match["kind"] and (name.casefold() in not_names() or _slug(name) in known_products()):
+            name = match["kind"].strip()  # "the SDK 7.0", "Python SDK 1.2": the kind is all the name there is
         product = _slug(name)
         # (a product of the list whose own pattern did not take this is not one of its versions: "Python 3.8-3.11")
         # ("PostgreSQL 16.3 Released", "Next.js 14.2 or later": a release or minimum cue makes a
@@ -357,7 +359,7 @@ def _open_version() -> re.Pattern:
     return re.compile(
         # ASCII edges: a CJK character next to the name or the version is no part of either ("在Llama 3.1上")
         # ("Quuxly® 3.5": a registered mark between name and version)
-        rf"(?<![A-Za-z0-9_.\-/@#])(?P<name>{shapes['name']})®?\s?(?:v(?=\d))?(?P<ver>{shapes['version']})"
+        rf"(?<![A-Za-z0-9_.\-/@#])(?P<name>{shapes['name']}){_kind_word()}®?\s?(?:v(?=\d))?(?P<ver>{shapes['version']})"
         r"(?![A-Za-z0-9_%×]|\.\d|\s?[-–~]\s?\d)"  # not a range ("Foo 3.8-3.11")
     )
 
@@ -369,7 +371,7 @@ def _open_major_version() -> re.Pattern:
     shapes = common_rules()["open_versions"]
     return re.compile(
         # (the name as written: only the cues ignore case)
-        rf"(?<![A-Za-z0-9_.\-/@#])(?P<name>(?-i:{shapes['name']}))®?\s?(?:v(?=\d))?(?P<ver>{shapes['major']})"
+        rf"(?<![A-Za-z0-9_.\-/@#])(?P<name>(?-i:{shapes['name']})){_kind_word()}®?\s?(?:v(?=\d))?(?P<ver>{shapes['major']})"
         rf"(?![A-Za-z0-9_%×.,])(?={_version_cue().pattern})",
         re.I,
     )
@@ -382,6 +384,19 @@ def _version_cue() -> re.Pattern:
     cues = _alternation([str(cue) for cue in every_language("major_version_cues")])
     closers = re.escape("".join(pair[1] for pair in quotation_pairs()) + "\"”'’")
     return re.compile(rf"[{closers}]?\s?(?:{cues})", re.I)
+
+
+def _kind_word() -> str:
+    """A word for the kind of product between a name and its version, as the group `kind` (optional):
+    "Ember Engine 6.0", "Ember 引擎 6.0" and "Emberエンジン6.0" are releases of "ember"
+    (`product_kinds` in lang/<code>/rules.yaml)."""
+    return rf"(?P<kind>[\s_-]?(?i:{alternation(every_language('product_kinds'))})(?![A-Za-z]))?"
+
+
+def written_product(product: str, separators: str) -> str:
+    """A pattern of how a product id is written: each hyphen as one of `separators` or none ("node-js"
+    is "Node.js", "nodejs"), then maybe a word for its kind ("ember" is "Ember Engine")."""
+    return re.escape(product).replace(r"\-", f"[{re.escape(separators)}]?") + _kind_word()
 
 
 @lru_cache(maxsize=1)
