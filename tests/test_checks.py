@@ -342,3 +342,22 @@ def test_two_short_notes_about_one_release_are_no_renderings_of_one_article(tmp_
     )
     assert con.execute("SELECT count(*) FROM renderings").fetchone()[0] == 0
     assert con.execute("SELECT count(*) FROM conflicts WHERE severity IN ('contradiction', 'possible')").fetchone()[0] == 0
+
+
+def test_a_models_figures_meet_across_articles_without_a_release_and_only_possibly_conflict(tmp_path):
+    """Hardware is named, not versioned: "A780" in two launch reports was two articles' facts that
+    never met (an adversarial review of independent write-ups). A model's figures now compare
+    whatever the article; a difference is only possible, the articles' dates may differ."""
+    con = ingest(
+        tmp_path,
+        {
+            "a.md": "# Arcton unveils the A780\n\nThe A780 comes with 24 GB of memory.",
+            "b.md": "# Arcton 发布 A780 显卡\n\nA780 配备24GB显存。",
+            "c.md": "# A780 レビュー\n\nA780 は16GBのメモリを搭載する。",
+            "d.md": "# A790 preview\n\nThe A790 comes with 32 GB of memory.",
+        },
+    )
+    agreed = con.execute("SELECT subject, attribute, value, n_sources FROM corroborations").fetchall()
+    assert agreed == [("a780", "memory", "24 GB", 2)]
+    found = con.execute("SELECT subject, value_a, value_b, severity FROM conflicts WHERE kind = 'value_conflict'").fetchall()
+    assert found == [("a780", "24 GB", "16 GB", "possible")]

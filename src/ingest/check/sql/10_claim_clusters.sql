@@ -1,5 +1,7 @@
--- What claims are compared under. A claim's scope is its release, else the article it belongs
--- to (its group of renderings, or its document): two articles without a release never compare.
+-- What claims are compared under. A claim's scope is its release; else, for a subject named with
+-- a number ("A780", "X5 Pro", "Book Air 14": a model, released once, whatever the article), the
+-- model ('the model'); else the article it belongs to (its group of renderings, or its document):
+-- two articles without a release never compare a feature or a product's figures.
 -- Set-valued claims (a model family's sizes, the Python versions a release supports, a feature's
 -- offload targets) corroborate but never conflict; those without a release (a named model's size
 -- "BLOOM-176B", what a named feature can offload to) hold whatever the release.
@@ -20,6 +22,7 @@ WITH current_claims AS (
 ),
 scoped AS (
     SELECT c.*, CASE WHEN coalesce(c.set_valued, false) AND c.release IS NULL THEN 'any release'
+                     WHEN c.release IS NULL AND regexp_matches(c.subject, '[0-9]') THEN 'the model'
                      ELSE coalesce(c.release, 'article ' || coalesce(r.group_id, c.doc_id)) END AS scope,
            CASE WHEN c.unit = 'x' AND c.value_num > 0 AND coalesce(c.value_max, c.value_num) < 1
                 THEN 1 / coalesce(c.value_max, c.value_num) ELSE c.value_num END AS lo_value,

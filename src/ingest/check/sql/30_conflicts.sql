@@ -55,7 +55,10 @@ contradictions AS (
     SELECT w.claim_a, w.claim_b, w.doc_a, w.doc_b, w.subject, w.attribute, w.release,
            w.value_a, w.value_b,
            CASE WHEN w.attribute = 'maturity' THEN 'maturity_conflict' ELSE 'value_conflict' END AS kind,
-           CASE WHEN w.confidence >= {CONTRADICTION_CONFIDENCE} THEN 'contradiction' ELSE 'possible' END AS severity,
+           -- (a model's figures named by no release are only possible: a price or a spec may have
+           -- changed between two articles' dates)
+           CASE WHEN w.confidence >= {CONTRADICTION_CONFIDENCE} AND w.release IS NOT NULL THEN 'contradiction'
+                ELSE 'possible' END AS severity,
            value_conflict_text(w.attribute, w.docs_a, w.value_a, w.docs_b, w.value_b, w.scope, w.conditions) AS explanation,
            w.evidence_a, w.evidence_b, w.evidence_en_a, w.evidence_en_b,
            w.docs_a, w.docs_b, NULL AS change, w.confidence, v.verdict AS arbiter, v.supported,
