@@ -361,3 +361,20 @@ def test_a_models_figures_meet_across_articles_without_a_release_and_only_possib
     assert agreed == [("a780", "memory", "24 GB", 2)]
     found = con.execute("SELECT subject, value_a, value_b, severity FROM conflicts WHERE kind = 'value_conflict'").fetchall()
     assert found == [("a780", "24 GB", "16 GB", "possible")]
+
+
+def test_release_dates_agree_within_a_day_and_a_week_apart_are_a_possible_conflict(tmp_path):
+    """A release date was corroborate-only, so two write-ups dating one release a week apart (an
+    adversarial review's planted change) were never compared; a day apart is a time zone."""
+    con = ingest(
+        tmp_path,
+        {
+            "a.md": "# Ember Engine 6.0\n\nForge Interactive released Ember Engine 6.0 on October 14, 2026.",
+            "b.md": "# Ember 引擎 6.0 发布\n\nForge Interactive 于2026年10月21日发布了 Ember 引擎 6.0。",
+            "c.md": "# Ember Engine 6.0 is out\n\nEmber Engine 6.0 was released on October 15, 2026.",
+        },
+    )
+    found = con.execute("SELECT attribute, value_a, value_b, severity FROM conflicts WHERE kind = 'value_conflict'").fetchall()
+    assert found == [("release_date", "2026-10-14", "2026-10-21", "possible")]
+    agreed = con.execute("SELECT attribute, release, n_sources FROM corroborations").fetchall()
+    assert agreed == [("release_date", "ember 6.0", 2)]

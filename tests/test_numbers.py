@@ -85,6 +85,13 @@ def test_fractions_in_numerals_and_words(text, lang, value):
     assert [(r.kind, r.value) for r in read(text, lang)] == [("fraction", pytest.approx(value))]
 
 
+def test_tenths_after_a_number_are_a_percentage_rounded_to_ten():
+    """ "3割" was a count of 3 (an adversarial review); it is 30 %, give or take 5, so "28%" agrees."""
+    assert [(r.kind, r.value, r.tol) for r in read("利用者の約3割が移行した。", "ja")] == [("percent", 30.0, 5.0)]
+    assert values_agree(read_number("28%"), read("3割", "ja")[0])
+    assert [r.kind for r in read("その割合は2割合ではなく、2割り当てだ", "ja")] == ["number", "number"]
+
+
 def test_a_rank_or_a_percentage_is_no_fraction():
     assert [(r.kind, r.value) for r in read("a third version", "en")] == []
     assert [(r.kind, r.value) for r in read("百分之二十", "zh")] == [("percent", 20.0)]

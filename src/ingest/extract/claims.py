@@ -25,6 +25,8 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Sequence
+from dataclasses import replace
+from datetime import date
 
 from ..lang import common_rules
 from ..records import HEADING, TABLE_ROW, Claim, cell_spans
@@ -83,6 +85,7 @@ _RELEASE_WIDE_COUNTS = {"contributors", "commits"}
 _BENCHMARK_NAME = re.compile(r"(?:[^A-Z0-9]*[A-Z0-9]){2}")
 _COUNT = re.compile(r"[\d,]+|\D+")  # a whole number in digits or in words: not "72B", "1.31", "62.4"
 _RELEASE_MATURITY_GAP = 12  # characters between a release's name and its maturity ("PostgreSQL 17 is now generally available")
+_DATE_TOLERANCE_DAYS = 1.0  # time zones put one release on two dates
 _PRE_RELEASES = {"alpha", "beta", "preview", "prototype", "experimental", "release_candidate"}
 # Characters around a relation phrase where a negation denies it ("不再采用 Ray 作为默认后端",
 # "Gloo ではなくなりました"); farther away it is another clause's ("しかないユーザでも…").
@@ -397,14 +400,24 @@ class ClaimBuilder:
         # A figure whose sentence, section and context name nothing is the release's ("the models
         # support a context length of up to 128K tokens"): it corroborates what other sources say of
         # the release, never contradicts it (the sentence may speak of a part no name tells). A date
-        # only corroborates too: time zones put one release on two dates.
+        # compares by its day, a day either way (time zones put one release on two dates).
         of_release = subject is None and entity.label != DATE and (subject := self._fallback_release(segment)) is not None
         if subject is None:
             return []
-        value, corroborates = entity.norm + (entity.unit if entity.unit in ("%", "x") else ""), of_release or entity.label == DATE
-        return [
-            self._claim(segment, subject, attribute, value, entity.start, entity.end, entity, baseline, set_valued=corroborates)
-        ]
+        value = entity.norm + (entity.unit if entity.unit in ("%", "x") else "")
+        day = _day_number(entity.norm) if entity.label == DATE else None
+        claim = self._claim(
+            segment,
+            subject,
+            attribute,
+            value,
+            entity.start,
+            entity.end,
+            entity,
+            baseline,
+            set_valued=of_release or (entity.label == DATE and day is None),
+        )
+        return [replace(claim, value_num=day, value_tol=_DATE_TOLERANCE_DAYS) if day is not None else claim]
 
     def _value_attribute(self, segment: SegmentInput, entity: Entity) -> str | None:
         if entity.label == COUNT:
@@ -569,6 +582,14 @@ class ClaimBuilder:
         if subject is self.section_subject:
             return "heading"
         return "glossary" if subject.subject in glossary() else "name"
+
+
+def _day_number(norm: str) -> int | None:
+    """The day a whole date names, counted from year 1 ("2026-10-14"); None for a month or a year alone."""
+    try:
+        return date.fromisoformat(norm).toordinal()
+    except ValueError:
+        return None
 
 
 def build_claims(

@@ -345,7 +345,8 @@ def patterns() -> Patterns:
             rf"(?<![A-Za-z0-9_.])(?<!\d,)(?P<num>{DIGITS})(?!\d|\.\d)"
             rf"(?:(?P<cjkmag>\s?{magnitude})|\s?(?P<scale>{alternation(words.scales)})s?\b)?"
             rf"(?P<plus>\+)?(?:\s?(?P<percent>{alternation(words.percent_signs)}|{word_alternation(words.percent_words)})"
-            rf"|\s?(?P<times>[{signs}](?![A-Za-z0-9])|{word_alternation(words.multiplier_suffixes)}))?",
+            rf"|\s?(?P<times>[{signs}](?![A-Za-z0-9])|{word_alternation(words.multiplier_suffixes)})"
+            rf"|(?P<tenths>{'|'.join(every_language('percent_tenths', section='numbers')) or '(?!)'}))?",
             re.I,
         ),
         numeral=re.compile(rf"[{numbers.chars}]+(?:(?:{point})[{numbers.chars}]+)?"),

@@ -292,7 +292,9 @@ class _Reader:
         factor = 1.0
         glued = self.text[match.end("num") : match.end("num") + 1]
         end = match.end()
-        if match["cjkmag"]:
+        if match["tenths"]:
+            factor = 10.0  # "3割" is 30 %
+        elif match["cjkmag"]:
             factor = numerals().factor(match["cjkmag"].strip())
         elif match["scale"]:
             factor = words.scales[match["scale"].lower()]
@@ -312,14 +314,15 @@ class _Reader:
         if self.vague_before(match.start()) or self._ordinal(match.start(), end):
             return None
         value = float(digits) * factor
-        tol = written_tolerance(value, half_unit(digits) * factor)
+        # (tenths are a rounding by themselves: "3割" is 25-35 %, "28%" among them)
+        tol = half_unit(digits) * factor if match["tenths"] else written_tolerance(value, half_unit(digits) * factor)
         places = self._places_below(match, factor)
         if places is not None:  # "2万8000" is 28,000, "1兆8200億" 1.82 trillion: written to the last place
             below, below_tol, end = places
             value, tol = value + below, below_tol
             digits = canonical(value)
         kind, unit = NUMBER, None
-        if match["percent"]:
+        if match["percent"] or match["tenths"]:
             kind, unit = PERCENT, "%"
         elif match["times"]:
             kind, unit = MULTIPLIER, "x"
