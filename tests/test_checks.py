@@ -378,3 +378,18 @@ def test_release_dates_agree_within_a_day_and_a_week_apart_are_a_possible_confli
     assert found == [("release_date", "2026-10-14", "2026-10-21", "possible")]
     agreed = con.execute("SELECT attribute, release, n_sources FROM corroborations").fetchall()
     assert agreed == [("release_date", "ember 6.0", 2)]
+
+
+def test_a_model_named_with_its_maker_is_the_model(tmp_path):
+    """ "Arcton A780" (a title's subject) and "A780" met nothing; a variant ("A780 Ti") is no part of it."""
+    con = ingest(
+        tmp_path,
+        {
+            "a.md": "# Arcton A780 launch\n\nThe graphics card comes with 24 GB of memory.",
+            "b.md": "# Arcton 发布 A780 显卡\n\nA780 配备24GB显存。",
+            "c.md": "# A780 Ti review\n\nThe A780 Ti comes with 32 GB of memory.",
+        },
+    )
+    agreed = con.execute("SELECT subject, attribute, value, n_sources FROM corroborations").fetchall()
+    assert agreed == [("a780", "memory", "24 GB", 2)]
+    assert con.execute("SELECT count(*) FROM conflicts WHERE severity <> 'note'").fetchone()[0] == 0

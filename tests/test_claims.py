@@ -650,6 +650,23 @@ def test_a_reduction_is_read_in_the_words_write_ups_use():
         assert {(c.attribute, c.value) for c in claims_of(text, lang, release="kubix 1.31")} == {("reduction", "40%")}, text
 
 
+def test_a_price_is_a_claim_that_only_corroborates_and_a_model_number_is_no_release():
+    """A price where a word says so ("starts at", "售价", "価格"), of a product that has one per
+    configuration, market and date: it corroborates only. "L9", "A780发布": a model's name, not
+    release 9 of "L" (a review's zh write-up keyed its facts to "l 9")."""
+    for text, lang in (
+        ("The A780 starts at $899.", "en"),
+        ("A780 售价为 899 美元。", "zh"),
+        ("A780の価格は899ドルだ。", "ja"),
+    ):
+        assert [(c.subject, c.attribute, c.value, c.set_valued) for c in claims_of(text, lang, release=None)] == [
+            ("a780", "price", "899 USD", True)
+        ], text
+    assert claims_of("The A780 has 899 cores.", "en", release=None) == []
+    for title in ("理想L9发布", "Arcton A780 发布"):
+        assert document_release(title, find_entities(title, "zh"), []).release is None, title
+
+
 def test_what_an_adversarial_review_found_is_no_claim_of_the_release():
     """Sentences of other domains written to trip this round's rules (a helper's review)."""
 

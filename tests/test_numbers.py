@@ -97,6 +97,20 @@ def test_a_rank_or_a_percentage_is_no_fraction():
     assert [(r.kind, r.value) for r in read("百分之二十", "zh")] == [("percent", 20.0)]
 
 
+@pytest.mark.parametrize(
+    "text, lang, readings",
+    [
+        ("starts at $38,990, US$5 or NT$30,000", "en", [(38_990, "USD"), (5, "USD"), (30_000, None)]),
+        ("priced at 249,900 yuan or €499", "en", [(249_900, "CNY"), (499, "EUR")]),
+        ("価格は1199ドル、1万9800円", "ja", [(1_199, "USD"), (19_800, "JPY")]),
+        ("起售价为25.99万元，约3.5万美元", "zh", [(259_900, "CNY"), (35_000, "USD")]),
+    ],
+)
+def test_an_amount_of_money_has_its_currency(text, lang, readings):
+    """Prices were bare numbers, "$1,199" the same as "1199元"; "¥" names no currency (yen or yuan)."""
+    assert [(pytest.approx(r.value), r.unit) for r in read(text, lang)] == readings
+
+
 def test_not_numbers():
     assert read_number("H100") is None
     assert read_number("abc") is None

@@ -85,6 +85,7 @@ _RELEASE_WIDE_COUNTS = {"contributors", "commits"}
 _BENCHMARK_NAME = re.compile(r"(?:[^A-Z0-9]*[A-Z0-9]){2}")
 _COUNT = re.compile(r"[\d,]+|\D+")  # a whole number in digits or in words: not "72B", "1.31", "62.4"
 _RELEASE_MATURITY_GAP = 12  # characters between a release's name and its maturity ("PostgreSQL 17 is now generally available")
+_CORROBORATING_ATTRIBUTES = {"price"}
 _DATE_TOLERANCE_DAYS = 1.0  # time zones put one release on two dates
 _PRE_RELEASES = {"alpha", "beta", "preview", "prototype", "experimental", "release_candidate"}
 # Characters around a relation phrase where a negation denies it ("不再采用 Ray 作为默认后端",
@@ -415,17 +416,21 @@ class ClaimBuilder:
             entity.end,
             entity,
             baseline,
-            set_valued=of_release or (entity.label == DATE and day is None),
+            # (a price only corroborates: a product has one per configuration, market and date, and
+            # which one a sentence gives no rule here tells)
+            set_valued=of_release or (entity.label == DATE and day is None) or attribute in _CORROBORATING_ATTRIBUTES,
         )
         return [replace(claim, value_num=day, value_tol=_DATE_TOLERANCE_DAYS) if day is not None else claim]
 
     def _value_attribute(self, segment: SegmentInput, entity: Entity) -> str | None:
         if entity.label == COUNT:
             return _COUNT_ATTRIBUTES.get(entity.unit or "")
+        if entity.label == QUANTITY and entity.unit in common_rules()["currencies"]["units"]:
+            return attribute_near(segment.text, segment.lang, entity.start, entity.end, of="money")
         if entity.label == QUANTITY:
             return _QUANTITY_ATTRIBUTES.get(entity.unit or "")
         if entity.label == DATE:
-            return attribute_near(segment.text, segment.lang, entity.start, entity.end, of_date=True)
+            return attribute_near(segment.text, segment.lang, entity.start, entity.end, of="date")
         if entity.label == PERCENT and (share := share_of_counted(segment.text, segment.lang, entity, segment.entities)):
             return share
         if entity.label in (PERCENT, MULTIPLIER):

@@ -49,7 +49,8 @@ class Entity:
 @lru_cache(maxsize=1)
 def _entity_units() -> dict[str, str]:
     """unit -> the label of the entity a figure with that unit is (QUANTITY, COUNT)."""
-    return {unit: label for label, units in common_rules()["entity_units"].items() for unit in units}
+    units = {unit: label for label, units in common_rules()["entity_units"].items() for unit in units}
+    return units | dict.fromkeys(common_rules()["currencies"]["units"], QUANTITY)
 
 
 def _measured(reading: Reading, label: str, end: int, norm: str, unit: str | None) -> Entity:
@@ -104,6 +105,8 @@ def _labelled(reading: Reading, text: str, rules: Rules) -> Entity | None:
     if reading.unit == "models" and magnitude and (reading.value or 0) >= MODEL_SIZE_MIN:  # "a 175B model": a size
         return _measured(reading, QUANTITY, reading.start + len(reading.text.rstrip("+")), canonical(reading.value or 0), None)
     unit = _entity_unit(reading, text, rules)
+    if unit is None and reading.unit in common_rules()["currencies"]["signs"].values():  # "$1,199": the sign before
+        unit = (reading.unit, reading.end)
     if unit is not None:
         name, end = unit
         return _measured(reading, _entity_units()[name], end, f"{canonical(reading.value or 0)} {name}", name)

@@ -216,6 +216,7 @@ class Vocabulary:
     latin_magnitudes: dict[str, float]  # letters glued to digits that are a magnitude ("B" -> 1e9)
     percent_signs: tuple[str, ...]
     multiplier_signs: tuple[str, ...]
+    currency_signs: dict[str, str]  # signs before an amount, longest first ("US$" -> "USD")
 
 
 def longest_first(words: Iterable[str]) -> tuple[str, ...]:
@@ -255,6 +256,7 @@ def vocabulary() -> Vocabulary:
         latin_magnitudes={str(k): float(v) for k, v in common["latin_magnitudes"].items()},
         percent_signs=tuple(common["percent_signs"]),
         multiplier_signs=tuple(common["multiplier_signs"]),
+        currency_signs={sign: common["currencies"]["signs"][sign] for sign in longest_first(common["currencies"]["signs"])},
     )
 
 

@@ -38,15 +38,17 @@ def baseline_near(text: str, lang: str, start: int, end: int) -> tuple[str | Non
     return None, None
 
 
-def attribute_near(text: str, lang: str, start: int, end: int, of_date: bool = False) -> str | None:
-    """The attribute keyword nearest to the value at [start, end) within its clause, close by; or, for
-    a date, what it is the date of ("released on…", "将于…停止维护": `date_attributes`), anywhere in it."""
+def attribute_near(text: str, lang: str, start: int, end: int, of: str = "figure") -> str | None:
+    """The attribute keyword nearest to the value at [start, end) within its clause, close by (of a
+    "figure": `attributes`; of "money": `money_attributes`, "priced at", "售价"); or, of a "date",
+    what it is the date of ("released on…", "将于…停止维护": `date_attributes`), anywhere in it."""
     low, high = clause_bounds(text, start)
     rules = rules_for(lang)
-    if not of_date:
+    if of != "date":
         low, high = max(low, start - _ATTRIBUTE_WINDOW_BEFORE), min(high, end + _ATTRIBUTE_WINDOW_AFTER)
+    keyed = {"figure": rules.attributes, "date": rules.date_attributes, "money": rules.money_attributes}[of]
     best: tuple[int, str] | None = None
-    for attribute, pattern in rules.date_attributes if of_date else rules.attributes:
+    for attribute, pattern in keyed:
         for match in pattern.finditer(text, low, high):
             gap = match.start() - end if match.start() >= end else start - match.end()
             if best is None or gap < best[0]:

@@ -501,6 +501,8 @@ class _Reader:
         years), else the concept of the word it counts."""
         if reading.unit:
             return reading
+        if currency := self._currency_before(reading.start):
+            return replace(reading, unit=currency)
         unit, unit_end = self._unit_at(reading.end)
         if unit is None:
             named = _AFTER_A_NAME.search(self.text, 0, reading.start)  # then it counts nothing
@@ -521,6 +523,13 @@ class _Reader:
                 digits=significant(canonical(value)),
             )
         return reading
+
+    def _currency_before(self, start: int) -> str | None:
+        """The currency of a sign written right before a figure ("$1,199", "US$5"; not "NT$": another dollar)."""
+        for sign, currency in vocabulary().currency_signs.items():
+            if self.text.endswith(sign, 0, start):
+                return None if self.text[: start - len(sign)][-1:].isalpha() else currency
+        return None
 
     def _past(self, position: int) -> int:
         """Past what may stand between a figure and its unit or noun: a space, a hedge ("三百多个",

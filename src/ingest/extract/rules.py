@@ -35,6 +35,7 @@ class Rules:
     other_sections: re.Pattern
     attributes: list[tuple[str, re.Pattern]]
     date_attributes: list[tuple[str, re.Pattern]]  # what a date is the date of ("released", "停止维护")
+    money_attributes: list[tuple[str, re.Pattern]]  # what an amount of money is ("priced at", "售价")
     qualifiers: list[tuple[str, re.Pattern]]  # words right before a value that hedge it ("nearly")
     qualifiers_after: list[tuple[str, re.Pattern]]  # ...and right after it, past its unit ("以上", "+")
     baselines: list[re.Pattern]
@@ -160,6 +161,7 @@ def rules_for(*codes: str | None) -> Rules:
         ),
         attributes=_keyed(_merged(rule_sets, "attributes"), flags=re.I),
         date_attributes=_keyed(_merged(rule_sets, "date_attributes"), flags=re.I),
+        money_attributes=_keyed(_merged(rule_sets, "money_attributes"), flags=re.I),
         # What is written next to a figure, like the figures themselves, is read in every language:
         # prose in one quotes another ("最多13倍" in an English review).
         qualifiers=_keyed(_merged([*every_profile, common], "qualifiers"), flags=re.I),
@@ -309,7 +311,9 @@ def versions_in(text: str, rules: Rules) -> Iterator[Lexical]:
         # ("PostgreSQL 16.3 Released", "Next.js 14.2 or later": a release or minimum cue makes a
         # score-shaped number a version, as it makes a bare major one)
         scored = _reads_as_a_score(version) and not _version_cue().match(text, match.end())
-        if name.casefold() in not_names() or product in known_products() or scored:
+        # ("L9", "A780发布": a model's name, not a version glued to a name of one letter or ending in a digit)
+        model_number = match.start("ver") == match.end("name") and (len(name) == 1 or name[-1].isdigit())
+        if name.casefold() in not_names() or product in known_products() or scored or model_number:
             continue
         version = version_number(version)
         yield Lexical(match.group(), match.start(), match.end(), f"{product} {version}", product, version)
