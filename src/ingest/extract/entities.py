@@ -105,8 +105,8 @@ def _labelled(reading: Reading, text: str, rules: Rules) -> Entity | None:
     if reading.unit == "models" and magnitude and (reading.value or 0) >= MODEL_SIZE_MIN:  # "a 175B model": a size
         return _measured(reading, QUANTITY, reading.start + len(reading.text.rstrip("+")), canonical(reading.value or 0), None)
     unit = _entity_unit(reading, text, rules)
-    if unit is None and reading.unit in common_rules()["currencies"]["signs"].values():  # "$1,199": the sign before
-        unit = (reading.unit, reading.end)
+    if unit is None and reading.unit and reading.unit in common_rules()["currencies"]["signs"].values():
+        unit = (reading.unit, reading.end)  # "$1,199": the sign before it
     if unit is not None:
         name, end = unit
         return _measured(reading, _entity_units()[name], end, f"{canonical(reading.value or 0)} {name}", name)
