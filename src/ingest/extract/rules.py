@@ -303,9 +303,10 @@ def versions_in(text: str, rules: Rules) -> Iterator[Lexical]:
             yield Lexical(match.group(), match.start(), match.end(), f"{product} {version}", product, version)
             yield from _listed_after(text, rules, match.end(), product, listed=True)
     for match in (*_open_version().finditer(text), *_open_major_version().finditer(text)):
-        name, version = match["name"], match["ver"]
+        name, version, start = match["name"], match["ver"], match.start()
         if match["kind"] and (name.casefold() in not_names() or _slug(name) in known_products()):
-            name = match["kind"].strip()  # "the SDK 7.0", "Python SDK 1.2": the kind is all the name there is
+            # "Download SDK 7.0", "Python SDK 1.2": the kind is all the name there is
+            name, start = match["kind"].lstrip(" \t_-"), match.end("kind") - len(match["kind"].lstrip(" \t_-"))
         product = _slug(name)
         # (a product of the list whose own pattern did not take this is not one of its versions: "Python 3.8-3.11")
         # ("PostgreSQL 16.3 Released", "Next.js 14.2 or later": a release or minimum cue makes a
@@ -316,7 +317,7 @@ def versions_in(text: str, rules: Rules) -> Iterator[Lexical]:
         if name.casefold() in not_names() or product in known_products() or scored or model_number:
             continue
         version = version_number(version)
-        yield Lexical(match.group(), match.start(), match.end(), f"{product} {version}", product, version)
+        yield Lexical(text[start : match.end()], start, match.end(), f"{product} {version}", product, version)
         yield from _listed_after(text, rules, match.end(), product, listed=False)
 
 
