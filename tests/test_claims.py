@@ -158,8 +158,12 @@ def test_a_word_for_the_kind_of_product_leaves_the_release_to_the_name():
         assert document_release(title, find_entities(title, lang), []).release == "ember 6.0", title
     named = [e.norm for e in find_entities("Nimbus SDK 7.0 and Orion SDK 7.0 both need the SDK 7.0 tools", "en")]
     assert named == ["nimbus 7.0", "orion 7.0", "sdk 7.0"]
+    # "The SDK 7.0" in an article about Pelican SDK 7.0 is its release
+    claims = claims_of("Download SDK 7.0 for macOS and Linux.", "en", release="pelican 7.0")
+    assert {(c.subject, c.release) for c in claims} == {("pelican", "pelican 7.0")}
     # (a headline's verb names nothing: an earlier try at this took "Download SDK 7.0" for a product)
     assert [e.norm for e in find_entities("Couchbase Unveils SDK 7.6; Download SDK 7.6 now", "en")] == ["sdk 7.6"] * 2
+    assert [e.norm for e in find_entities("Firebase iOS SDK 11.0.0 requires iOS 12", "en")] == ["sdk 11.0"]
     url = document_release("Ember Engine 6.0", find_entities("Ember Engine 6.0", "en"), [], "https://ember.dev/ember-engine-6-0")
     assert url.release == "ember 6.0"
 

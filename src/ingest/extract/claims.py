@@ -46,7 +46,7 @@ from .phrases import (
 )
 from .reader import MODEL, NUMBER
 from .releases import is_earlier, names_release, product_of, releases_in, speaks_of_earlier
-from .rules import RELEASE_STATUSES, is_release_product, platforms_in, rules_for
+from .rules import RELEASE_STATUSES, is_release_product, platforms_in, product_kind_ids, rules_for
 from .segments import SegmentInput
 from .subjects import (
     coordinated,
@@ -115,7 +115,7 @@ class ClaimBuilder:
 
     def build(self, segments: Sequence[SegmentInput]) -> list[Claim]:
         claims: list[Claim] = []
-        for segment in segments:
+        for segment in map(self._own_release_by_its_kind, segments):
             if segment.kind != TABLE_ROW:
                 self.column_maturity = []
             if segment.kind == HEADING:
@@ -126,6 +126,20 @@ class ClaimBuilder:
                 claims.extend(self._body(segment))
             claims.extend(self._relations(segment) + self._named_by_release(segment))
         return claims
+
+    def _own_release_by_its_kind(self, segment: SegmentInput) -> SegmentInput:
+        """ "The SDK 7.0", "Download SDK 7.0" in an article about Pelican SDK 7.0 name its release by
+        the word for its kind (`product_kinds`): they are the article's release, not an "sdk 7.0"."""
+        if not self.doc_release:
+            return segment
+        version = self.doc_release.rpartition(" ")[2]
+        entities = [
+            replace(e, norm=self.doc_release, product=self.doc_product)
+            if e.label == VERSION and e.product in product_kind_ids() and e.version == version
+            else e
+            for e in segment.entities
+        ]
+        return replace(segment, entities=entities)
 
     def _mentions(self, segment: SegmentInput) -> list[SubjectMention]:
         """The segment's candidate subjects, without the article's own product named bare or with the

@@ -304,8 +304,8 @@ def versions_in(text: str, rules: Rules) -> Iterator[Lexical]:
             yield from _listed_after(text, rules, match.end(), product, listed=True)
     for match in (*_open_version().finditer(text), *_open_major_version().finditer(text)):
         name, version, start = match["name"], match["ver"], match.start()
-        if match["kind"] and (name.casefold() in not_names() or _slug(name) in known_products()):
-            # "Download SDK 7.0", "Python SDK 1.2": the kind is all the name there is
+        if match["kind"] and (name.casefold() in not_names() or _slug(name) in known_products() or name in _platforms()[1]):
+            # "Download SDK 7.0", "Python SDK 1.2", "iOS SDK 11.0" (not iOS 11.0): the kind is all the name there is
             name, start = match["kind"].lstrip(" \t_-"), match.end("kind") - len(match["kind"].lstrip(" \t_-"))
         product = _slug(name)
         # (a product of the list whose own pattern did not take this is not one of its versions: "Python 3.8-3.11")
@@ -396,6 +396,12 @@ def _kind_word() -> str:
     "Ember Engine 6.0", "Ember 引擎 6.0" and "Emberエンジン6.0" are releases of "ember"
     (`product_kinds` in lang/<code>/rules.yaml)."""
     return rf"(?P<kind>[\s_-]?(?i:{alternation(every_language('product_kinds'))})(?![A-Za-z]))?"
+
+
+@lru_cache(maxsize=1)
+def product_kind_ids() -> frozenset[str]:
+    """The product ids of the words for a kind of product ("sdk", "engine"): a release named by one alone."""
+    return frozenset(_slug(word) for word in every_language("product_kinds"))
 
 
 def written_product(product: str, separators: str) -> str:
