@@ -673,6 +673,17 @@ def test_a_price_is_a_claim_that_only_corroborates_and_a_model_number_is_no_rele
         assert document_release(title, find_entities(title, "zh"), []).release is None, title
 
 
+def test_an_earlier_models_figure_is_the_one_its_clause_names():
+    """ "compared with 11 Gbps on the previous AX7" and "上一代 AX7 的无线速率为 11Gbps" were the AX9's
+    (the section's subject): a review's wrong corroboration, and a false conflict waiting."""
+    for text, lang in (
+        ("# AX9 router\n\nThe AX9 reaches 19 Gbps, compared with 11 Gbps on the previous AX7.", "en"),
+        ("# AX9 路由器\n\nAX9 的无线速率为 19Gbps。上一代 AX7 的无线速率为 11Gbps。", "zh"),
+    ):
+        found = {(c.subject, c.value) for c in claims_of(text, lang, fmt="markdown", release=None)}
+        assert found == {("ax9", "19 Gbps"), ("ax7", "11 Gbps")}, text
+
+
 def test_what_an_adversarial_review_found_is_no_claim_of_the_release():
     """Sentences of other domains written to trip this round's rules (a helper's review)."""
 

@@ -474,6 +474,11 @@ class ClaimBuilder:
         specific = [m for m in usable if is_specific(m, segment.entities)]
         if entity.label == DATE:
             return self._date_subject(segment, entity, specific, in_clause)
+        if entity.label in (QUANTITY, COUNT) and speaks_of_earlier(segment, clause_start, clause_end):
+            # ("compared with 11 Gbps on the previous AX7", "上一代 AX7 配备的是16GB显存": an earlier
+            # model's figure is the one its clause names, never the section's or the article's)
+            named = [m for m in in_clause if not any(e.start <= m.start < e.end for e in segment.entities)]  # not "Gbps"
+            return nearest(named, entity.start, entity.end)
         # A subject the glossary knows (or a versioned product), in the clause or the sentence; else
         # the one a sentence opening with "this"/"これ" refers back to; else the section's; only then
         # a name the glossary does not know (a name in the sentence may be a benchmark or a workload).

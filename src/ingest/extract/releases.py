@@ -93,10 +93,11 @@ def names_release(text: str, release: str) -> bool:
     return bool(_release_name(release).search(text))
 
 
-def speaks_of_earlier(segment: SegmentInput) -> bool:
-    """The sentence is about an earlier release ("its predecessor already supported 29 languages",
-    "上一代模型也提供 7 个尺寸": `earlier` in lang/<code>/language.yaml)."""
-    return bool(profile(segment.lang).earlier) and bool(_earlier(segment.lang).search(segment.text))
+def speaks_of_earlier(segment: SegmentInput, start: int = 0, end: int | None = None) -> bool:
+    """The sentence (or its part [start, end)) is about an earlier release ("its predecessor already
+    supported 29 languages", "上一代模型也提供 7 个尺寸": `earlier` in lang/<code>/language.yaml)."""
+    found = _earlier(segment.lang).search(segment.text, start, len(segment.text) if end is None else end)
+    return bool(profile(segment.lang).earlier) and found is not None
 
 
 # What the body says about the release it describes, beyond counting: the first release the body
