@@ -673,6 +673,17 @@ def test_a_price_is_a_claim_that_only_corroborates_and_a_model_number_is_no_rele
         assert document_release(title, find_entities(title, "zh"), []).release is None, title
 
 
+def test_a_physical_measure_is_a_claim_that_only_corroborates():
+    """Battery, screen, charger and clock figures made no claim: two write-ups agreeing on "5,000 mAh"
+    / "5000mAh" met nothing (a review). A device has several of each, so they never contradict."""
+    for text, lang in (
+        ("The AX9 has a 5,000 mAh battery and a 6.1-inch screen.", "en"),
+        ("AX9は5000mAhのバッテリーと6.1インチの画面を備える。", "ja"),
+    ):
+        found = {(c.subject, c.attribute, c.value, c.set_valued) for c in claims_of(text, lang, release=None)}
+        assert found == {("ax9", "measure_mAh", "5000 mAh", True), ("ax9", "measure_inches", "6.1 inches", True)}, text
+
+
 def test_an_earlier_models_figure_is_the_one_its_clause_names():
     """ "compared with 11 Gbps on the previous AX7" and "上一代 AX7 的无线速率为 11Gbps" were the AX9's
     (the section's subject): a review's wrong corroboration, and a false conflict waiting."""

@@ -430,9 +430,13 @@ class ClaimBuilder:
             entity.end,
             entity,
             baseline,
-            # (a price only corroborates: a product has one per configuration, market and date, and
-            # which one a sentence gives no rule here tells)
-            set_valued=of_release or (entity.label == DATE and day is None) or attribute in _CORROBORATING_ATTRIBUTES,
+            # (a price or a physical measure only corroborates: a product has a price per
+            # configuration, market and date, and several of each measure; which one a sentence
+            # gives no rule here tells)
+            set_valued=of_release
+            or (entity.label == DATE and day is None)
+            or attribute in _CORROBORATING_ATTRIBUTES
+            or attribute.startswith("measure_"),
         )
         return [replace(claim, value_num=day, value_tol=_DATE_TOLERANCE_DAYS) if day is not None else claim]
 
@@ -441,6 +445,8 @@ class ClaimBuilder:
             return _COUNT_ATTRIBUTES.get(entity.unit or "")
         if entity.label == QUANTITY and entity.unit in common_rules()["currencies"]["units"]:
             return attribute_near(segment.text, segment.lang, entity.start, entity.end, of="money")
+        if entity.label == QUANTITY and entity.unit in common_rules()["measures"]:
+            return f"measure_{entity.unit}"
         if entity.label == QUANTITY:
             return _QUANTITY_ATTRIBUTES.get(entity.unit or "")
         if entity.label == DATE:
@@ -468,7 +474,13 @@ class ClaimBuilder:
     ) -> SubjectMention | None:
         if attribute in _RELEASE_WIDE_COUNTS:
             return self._release_subject()
-        usable = [m for m in mentions if not baseline_span or not (baseline_span[0] <= m.start < baseline_span[1])]
+        figures = [e for e in segment.entities if e.label in (QUANTITY, COUNT)]  # (their units are no names: "mAh")
+        usable = [
+            m
+            for m in mentions
+            if not (baseline_span and baseline_span[0] <= m.start < baseline_span[1])
+            and not any(e.start <= m.start < e.end for e in figures)
+        ]
         clause_start, clause_end = clause_bounds(segment.text, entity.start)
         in_clause = [m for m in usable if clause_start <= m.start and m.end <= clause_end]
         specific = [m for m in usable if is_specific(m, segment.entities)]
@@ -477,8 +489,7 @@ class ClaimBuilder:
         if entity.label in (QUANTITY, COUNT) and speaks_of_earlier(segment, clause_start, clause_end):
             # ("compared with 11 Gbps on the previous AX7", "上一代 AX7 配备的是16GB显存": an earlier
             # model's figure is the one its clause names, never the section's or the article's)
-            named = [m for m in in_clause if not any(e.start <= m.start < e.end for e in segment.entities)]  # not "Gbps"
-            return nearest(named, entity.start, entity.end)
+            return nearest(in_clause, entity.start, entity.end)
         # A subject the glossary knows (or a versioned product), in the clause or the sentence; else
         # the one a sentence opening with "this"/"これ" refers back to; else the section's; only then
         # a name the glossary does not know (a name in the sentence may be a benchmark or a workload).

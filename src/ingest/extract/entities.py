@@ -50,7 +50,8 @@ class Entity:
 def _entity_units() -> dict[str, str]:
     """unit -> the label of the entity a figure with that unit is (QUANTITY, COUNT)."""
     units = {unit: label for label, units in common_rules()["entity_units"].items() for unit in units}
-    return units | dict.fromkeys(common_rules()["currencies"]["units"], QUANTITY)
+    measured = [*common_rules()["currencies"]["units"], *common_rules()["measures"]]
+    return units | dict.fromkeys(measured, QUANTITY)
 
 
 def _measured(reading: Reading, label: str, end: int, norm: str, unit: str | None) -> Entity:
@@ -105,8 +106,8 @@ def _labelled(reading: Reading, text: str, rules: Rules) -> Entity | None:
     if reading.unit == "models" and magnitude and (reading.value or 0) >= MODEL_SIZE_MIN:  # "a 175B model": a size
         return _measured(reading, QUANTITY, reading.start + len(reading.text.rstrip("+")), canonical(reading.value or 0), None)
     unit = _entity_unit(reading, text, rules)
-    if unit is None and reading.unit and reading.unit in common_rules()["currencies"]["signs"].values():
-        unit = (reading.unit, reading.end)  # "$1,199": the sign before it
+    if unit is None and reading.unit and reading.unit in _entity_units():
+        unit = (reading.unit, reading.end)  # "$1,199", "a 14.2-inch display": a unit the reader found apart
     if unit is not None:
         name, end = unit
         return _measured(reading, _entity_units()[name], end, f"{canonical(reading.value or 0)} {name}", name)
