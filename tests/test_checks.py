@@ -393,3 +393,19 @@ def test_a_model_named_with_its_maker_is_the_model(tmp_path):
     agreed = con.execute("SELECT subject, attribute, value, n_sources FROM corroborations").fetchall()
     assert agreed == [("a780", "memory", "24 GB", 2)]
     assert con.execute("SELECT count(*) FROM conflicts WHERE severity <> 'note'").fetchone()[0] == 0
+
+
+def test_a_date_without_a_year_takes_the_documents_and_only_corroborates(tmp_path):
+    """ "ships on August 5" / "将于8月5日发布" made no claim (a review: 25 agreements lost); two dates
+    in one sentence ("On March 2, … said it ships on August 5") neither conflict with another's."""
+    con = ingest(
+        tmp_path,
+        {
+            "a.md": "# Ember Engine 6.0\n\nForge previewed it on March 2, 2026. Ember Engine 6.0 ships on August 5.",
+            "b.md": "# Ember 引擎 6.0\n\nForge 于2026年3月2日预览了 Ember 引擎 6.0。Ember 引擎 6.0 将于8月5日发布。",
+            "c.md": "# Ember Engine 6.0 dated\n\nOn March 2, 2026, Forge said Ember Engine 6.0 ships on August 12.",
+        },
+    )
+    agreed = con.execute("SELECT attribute, value, n_sources FROM corroborations WHERE value LIKE '%-08-%'").fetchall()
+    assert agreed == [("release_date", "2026-08-05", 2)]
+    assert con.execute("SELECT count(*) FROM conflicts WHERE severity <> 'note'").fetchone()[0] == 0

@@ -44,6 +44,7 @@ from .phrases import (
     share_of_counted,
     terms,
 )
+from .reader import DATE as DATE_READING
 from .reader import MODEL, NUMBER
 from .releases import is_earlier, names_release, product_of, releases_in, speaks_of_earlier
 from .rules import RELEASE_STATUSES, is_release_product, platforms_in, product_kind_ids, rules_for
@@ -112,9 +113,12 @@ class ClaimBuilder:
         self.previous_subject: SubjectMention | None = None  # the first sure subject of the sentence before
         self.section_maturity: str | None = None
         self.column_maturity: list[str | None] = []
+        self.year: str | None = None
 
     def build(self, segments: Sequence[SegmentInput]) -> list[Claim]:
         claims: list[Claim] = []
+        # (the year a date written without one is in: the document's first whole date's)
+        self.year = next((e.norm[:4] for s in segments for e in s.entities if e.label == DATE), None)
         for segment in map(self._own_release_by_its_kind, segments):
             if segment.kind != TABLE_ROW:
                 self.column_maturity = []
@@ -290,7 +294,17 @@ class ClaimBuilder:
                 claims += self._maturity(segment, entity, mentions, tagged)
             else:
                 claims.extend(self._value_claim(segment, entity, mentions))
-        return claims
+        return claims + self._dates_without_a_year(segment, mentions)
+
+    def _dates_without_a_year(self, segment: SegmentInput, mentions: list[SubjectMention]) -> list[Claim]:
+        """ "It ships on August 5", "8月5日に発売": a date in the year of the document's first whole
+        date. It only corroborates: an article written in December may mean January of the next year."""
+        dated = [
+            Entity(DATE, m.text, m.start, m.end, f"{self.year}{m.norm[1:]}")
+            for m in segment.readings
+            if m.kind == DATE_READING and m.norm and m.norm.startswith("--") and self.year
+        ]
+        return [replace(c, set_valued=True) for entity in dated for c in self._value_claim(segment, entity, mentions)]
 
     def _maturity(
         self, segment: SegmentInput, entity: Entity, mentions: list[SubjectMention], tagged: SubjectMention | None
@@ -421,6 +435,10 @@ class ClaimBuilder:
             return []
         value = entity.norm + (entity.unit if entity.unit in ("%", "x") else "")
         day = _day_number(entity.norm) if entity.label == DATE else None
+        # (of several dates in a sentence, which one the date word is about no rule here tells:
+        # "On March 2, Forge said it ships on August 5" is no release on March 2; they corroborate)
+        if sum(r.kind == DATE_READING for r in segment.readings) > 1:
+            day = None
         claim = self._claim(
             segment,
             subject,
@@ -474,12 +492,14 @@ class ClaimBuilder:
     ) -> SubjectMention | None:
         if attribute in _RELEASE_WIDE_COUNTS:
             return self._release_subject()
-        figures = [e for e in segment.entities if e.label in (QUANTITY, COUNT)]  # (their units are no names: "mAh")
+        # (a figure's unit or a date is no name: "mAh", "On March 2")
+        figures = [(e.start, e.end) for e in segment.entities if e.label in (QUANTITY, COUNT)]
+        figures += [(r.start, r.end) for r in segment.readings if r.kind == DATE_READING]
         usable = [
             m
             for m in mentions
             if not (baseline_span and baseline_span[0] <= m.start < baseline_span[1])
-            and not any(e.start <= m.start < e.end for e in figures)
+            and not any(m.start < end and start < m.end for start, end in figures)
         ]
         clause_start, clause_end = clause_bounds(segment.text, entity.start)
         in_clause = [m for m in usable if clause_start <= m.start and m.end <= clause_end]
