@@ -409,3 +409,19 @@ def test_a_date_without_a_year_takes_the_documents_and_only_corroborates(tmp_pat
     agreed = con.execute("SELECT attribute, value, n_sources FROM corroborations WHERE value LIKE '%-08-%'").fetchall()
     assert agreed == [("release_date", "2026-08-05", 2)]
     assert con.execute("SELECT count(*) FROM conflicts WHERE severity <> 'note'").fetchone()[0] == 0
+
+
+def test_another_model_of_a_line_is_no_part_of_it_and_a_described_model_is_the_model(tmp_path):
+    """ "X5 Pro" spoke for "X5" (a variant's 12 GB against the base model's 8 GB); "AX9 Wi-Fi 7" (a
+    title's subject) must still speak for "AX9": a second review's planted change was found through it."""
+    con = ingest(
+        tmp_path,
+        {
+            "a.md": "# Lumen VX5 Pro review\n\nThe VX5 Pro comes with 12 GB of memory.",
+            "b.md": "# Lumen VX5\n\nThe VX5 comes with 8 GB of memory.",
+            "c.md": "# Beacon AX9 Wi-Fi 7 router\n\nThe router comes with 2 GB of memory.",
+            "d.md": "# Beacon 发布 AX9\n\nAX9 配备1GB内存。",
+        },
+    )
+    found = con.execute("SELECT subject, value_a, value_b FROM conflicts WHERE severity <> 'note'").fetchall()
+    assert found == [("ax9", "2 GB", "1 GB")]

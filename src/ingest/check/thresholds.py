@@ -67,5 +67,6 @@ TRUST_ROUNDS = 20
 
 
 def placeholders() -> dict[str, str]:
-    """Every threshold by name, as the SQL views read it."""
-    return {name: repr(value) for name, value in globals().items() if name.isupper()}
+    """Every threshold by name, as the SQL views read it, and the pattern of a model's variants."""
+    values = {name: repr(value) for name, value in globals().items() if name.isupper()}
+    return values | {"MODEL_VARIANT": repr(rules.model_variant_pattern())}

@@ -506,10 +506,12 @@ class ClaimBuilder:
         specific = [m for m in usable if is_specific(m, segment.entities)]
         if entity.label == DATE:
             return self._date_subject(segment, entity, specific, in_clause)
-        if entity.label in (QUANTITY, COUNT) and speaks_of_earlier(segment, clause_start, clause_end):
-            # ("compared with 11 Gbps on the previous AX7", "上一代 AX7 配备的是16GB显存": an earlier
-            # model's figure is the one its clause names, never the section's or the article's)
-            return nearest(in_clause, entity.start, entity.end)
+        part_start, part_end = comma_part(segment.text, entity.start, entity.end)
+        if entity.label in (QUANTITY, COUNT) and speaks_of_earlier(segment, part_start, part_end):
+            # ("…up to 19 Gbps, compared with 11 Gbps on the previous AX7", "上一代 AX7 配备的是16GB显存":
+            # an earlier model's figure is the one its part of the sentence names, never the
+            # section's or the article's)
+            return nearest([m for m in usable if part_start <= m.start and m.end <= part_end], entity.start, entity.end)
         # A subject the glossary knows (or a versioned product), in the clause or the sentence; else
         # the one a sentence opening with "this"/"これ" refers back to; else the section's; only then
         # a name the glossary does not know (a name in the sentence may be a benchmark or a workload).

@@ -398,6 +398,13 @@ def _kind_word() -> str:
     return rf"(?P<kind>[\s_-]?(?i:{alternation(every_language('product_kinds'))})(?![A-Za-z]))?"
 
 
+def model_variant_pattern() -> str:
+    """A regular expression of what starts another model of a line after its name's slug ("pro",
+    "max-2": `model_variants` in lang/common.yaml; "5" in "qwen2-5": another version). Not a size:
+    "sable-2-34b" speaks for "sable-2"."""
+    return rf"^(?:{alternation(common_rules()['model_variants'])}|[0-9.]+)(?:-|$)"
+
+
 @lru_cache(maxsize=1)
 def product_kind_ids() -> frozenset[str]:
     """The product ids of the words for a kind of product ("sdk", "engine"): a release named by one alone."""

@@ -7,9 +7,10 @@
 -- "BLOOM-176B", what a named feature can offload to) hold whatever the release.
 -- A claim about a part of a product ("torchinductor-cpu-backend") also speaks for the product
 -- ("torchinductor", the subject its slug begins with): part and product meet, two parts of one
--- product do not (`via_part`). Not for a model ("x5-pro" is no part of "x5", "llama-3-70b" of
--- "llama-3": a variant has its own figures); a model named with its maker ("arcton-a780") is the
--- model ("a780"). Multipliers compare as factors of at least 1: a reduction to
+-- product do not (`via_part`). Not another model of a line ("x5-pro" is no part of "x5",
+-- "qwen2-5" of "qwen2": a variant has its own figures; `model_variants` in lang/common.yaml),
+-- though a model with words or a size describing it is ("ax9-wi-fi-7" speaks for "ax9",
+-- "sable-2-34b" for "sable-2"); a model named with its maker ("arcton-a780") is the model ("a780"). Multipliers compare as factors of at least 1: a reduction to
 -- 1/13 is a 13x reduction.
 -- Only the claims of `ok` documents count: a duplicate has none, and a document whose file is
 -- gone (`missing`) keeps its rows until `ingest prune` but leaves every check.
@@ -57,8 +58,12 @@ UNION ALL
 SELECT s.*, p.subject AS key_subject, true AS via_part
 FROM scoped s JOIN subjects p ON starts_with(s.subject, p.subject || '-') AND NOT regexp_matches(p.subject, '[0-9]')
 UNION ALL
-SELECT s.*, p.subject AS key_subject, false AS via_part
-FROM scoped s JOIN subjects p ON ends_with(s.subject, '-' || p.subject) AND regexp_matches(p.subject, '[0-9]')
+SELECT * EXCLUDE (after), after <> '' AS via_part FROM (
+    SELECT s.*, p.subject AS key_subject,
+           s.subject[strpos('-' || s.subject || '-', '-' || p.subject || '-') + length(p.subject) + 1:] AS after
+    FROM scoped s JOIN subjects p ON regexp_matches(p.subject, '[0-9]') AND s.subject <> p.subject
+     AND contains('-' || s.subject || '-', '-' || p.subject || '-')
+) WHERE NOT regexp_matches(after, {MODEL_VARIANT})
 UNION ALL
 SELECT DISTINCT ON (s.claim_id, n.subject) s.*, n.subject AS key_subject, true AS via_part
 FROM scoped s JOIN named n ON s.subject_source = 'release' AND coalesce(s.set_valued, false)
