@@ -197,6 +197,14 @@ def test_a_support_word_takes_the_nearest_version_and_an_ended_support_takes_non
     assert supported(claims_of("PyTorch no longer supports CUDA 10.2.", "en", release="pytorch 1.13")) == set()
 
 
+def test_a_word_ending_support_is_no_word_of_the_version_a_conjunction_leaves_before_it():
+    """ "now supports Vulkan 1.4 and drops support for DirectX 11" dropped Vulkan 1.4 (two write-ups
+    then corroborated the inverted fact: a review of independent write-ups)."""
+    claims = claims_of("Ember Engine 6.0 now supports Vulkan 1.4 and drops support for DirectX 11.", "en", release="ember 6.0")
+    assert {(c.attribute, c.value) for c in claims if c.attribute.endswith("vulkan")} == {("supports_vulkan", "1.4")}
+    assert {c.attribute for c in claims_of("Python 3.8 and 3.9 are dropped.", "en", release="ember 6.0")} == {"drops_python"}
+
+
 def test_a_version_without_a_support_word_or_of_the_release_product_itself_is_not_a_supported_version():
     assert supported(claims_of("Python 3.12 的用户可以升级。", "zh", release="pytorch 2.4")) == set()
     assert supported(claims_of("PyTorch 2.4 支持更多功能。", "zh", release="pytorch 2.4")) == set()

@@ -109,7 +109,8 @@ def dependency_versions(text: str, lang: str, entities: Sequence[Entity]) -> lis
     words += [(DROPPED, m) for pattern in rules.support_ended for m in pattern.finditer(text)]
     for kind, word in sorted(words, key=lambda w: w[0] == DROPPED):  # an ending word has the last say
         low, high = clause_bounds(text, word.start())
-        # A comma stops a word ("10.2 はサポートされなくなり、CUDA 11.6 への移行": not 11.6); lists go on past it.
+        # A comma stops a word ("10.2 はサポートされなくなり、CUDA 11.6 への移行": not 11.6); lists go on past
+        # it. So does a conjunction before the word ("supports Vulkan 1.4 and drops DirectX 11": not 1.4).
         near = [
             e
             for e in versions
@@ -117,6 +118,7 @@ def dependency_versions(text: str, lang: str, entities: Sequence[Entity]) -> lis
             and e.end <= high
             and _gap(e, *word.span()) <= _SUPPORT_WINDOW
             and not COMMA.search(text, min(e.end, word.end()), max(e.start, word.start()))
+            and not (e.end <= word.start() and relation_joiners().search(text, e.end, word.start()))
         ]
         if not near:
             continue
@@ -130,11 +132,10 @@ def dependency_versions(text: str, lang: str, entities: Sequence[Entity]) -> lis
         ended_later = word.end() <= nearest.start and any(pattern.search(tail) for pattern in rules.support_ended)
         for entity in listed:
             # "不再支持 CUDA 10.2", "Support for CUDA 11.6 ends": an ending word around a support word.
-            around = text[
-                max(low, min(word.start(), entity.start) - _SUPPORT_WINDOW) : min(
-                    high, max(word.end(), entity.end) + _SUPPORT_WINDOW
-                )
-            ]
+            # (not past a conjunction after the version: "supports Vulkan 1.4 and drops DirectX 11")
+            end = min(high, max(word.end(), entity.end) + _SUPPORT_WINDOW)
+            end = joiner.start() if (joiner := relation_joiners().search(text, max(word.end(), entity.end), end)) else end
+            around = text[max(low, min(word.start(), entity.start) - _SUPPORT_WINDOW) : end]
             ended = kind == DROPPED or ended_later or any(pattern.search(around) for pattern in rules.support_ended)
             status[entity.start] = DROPPED if ended else kind
     for entity in least:
