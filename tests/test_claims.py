@@ -692,6 +692,22 @@ def test_a_physical_measure_is_a_claim_that_only_corroborates():
         assert found == {("ax9", "measure_mAh", "5000 mAh", True), ("ax9", "measure_inches", "6.1 inches", True)}, text
 
 
+def test_a_quantity_belongs_to_the_short_model_name_its_part_of_the_sentence_gives():
+    """ "The standard X7 has a 6.3-inch display" under a heading naming the X7 Pro, "while the 17 Pro
+    Max has a 6.9-inch screen": both were the heading's model, and two write-ups corroborated a
+    sibling's figure under it (a third review of independent write-ups)."""
+    for text, lang, expected in (
+        ("# Nordia X7 Pro\n\nThe standard X7 has a 6.3-inch display.", "en", {("x7", "6.3 inches")}),
+        ("# Nordia X7 Pro\n\n廉価版の「X7」(6.3インチ)も用意される。", "ja", {("x7", "6.3 inches")}),
+        (
+            "# Pomelo 17\n\nThe 17 Pro has a 6.3-inch screen, while the 17 Pro Max has a 6.9-inch screen.",
+            "en",
+            {("17-pro", "6.3 inches"), ("17-pro-max", "6.9 inches")},
+        ),
+    ):
+        assert {(c.subject, c.value) for c in claims_of(text, lang, fmt="markdown", release=None)} == expected, text
+
+
 def test_an_earlier_models_figure_is_the_one_its_clause_names():
     """ "compared with 11 Gbps on the previous AX7" and "上一代 AX7 的无线速率为 11Gbps" were the AX9's
     (the section's subject): a review's wrong corroboration, and a false conflict waiting."""

@@ -53,6 +53,7 @@ from .subjects import (
     coordinated,
     head_mention,
     is_specific,
+    models_named,
     nearest,
     opens_pointing_back,
     points_back,
@@ -512,11 +513,15 @@ class ClaimBuilder:
             # an earlier model's figure is the one its part of the sentence names, never the
             # section's or the article's)
             return nearest([m for m in usable if part_start <= m.start and m.end <= part_end], entity.start, entity.end)
-        # A subject the glossary knows (or a versioned product), in the clause or the sentence; else
-        # the one a sentence opening with "this"/"これ" refers back to; else the section's; only then
-        # a name the glossary does not know (a name in the sentence may be a benchmark or a workload).
+        # A subject the glossary knows (or a versioned product), in the clause; a model a quantity's
+        # part of the sentence names ("The standard X7 has a 6.3-inch display" in an article headed
+        # by the X7 Pro); a sure subject in the sentence; else the one a sentence opening with
+        # "this"/"これ" refers back to; else the section's; only then a name the glossary does not
+        # know (a name in the sentence may be a benchmark or a workload).
+        model = models_named(segment.text, entity.start, entity.end) if entity.label == QUANTITY else []
         subject = (
             nearest([m for m in specific if m in in_clause], entity.start, entity.end)
+            or nearest(model, entity.start, entity.end)
             or nearest(specific, entity.start, entity.end)
             or (self.previous_subject if opens_pointing_back(segment.text, segment.lang) else None)
             or self.section_subject

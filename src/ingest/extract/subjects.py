@@ -17,7 +17,7 @@ import unicodedata
 from collections.abc import Sequence
 from functools import lru_cache
 
-from ..lang import every_language, profile, quotation_pairs
+from ..lang import common_rules, every_language, profile, quotation_pairs
 from .clauses import comma_part
 from .entities import HARDWARE, MATURITY, VERSION, Entity
 from .glossary import SubjectMention, glossary, glossary_mentions
@@ -50,6 +50,22 @@ def _quoted() -> re.Pattern:
         return re.compile("(?!)")
     openers, closers = "".join(p[0] for p in pairs), "".join(p[1] for p in pairs)
     return re.compile(f"[{re.escape(openers)}]({_NAME_IN_QUOTES.format(closers=re.escape(closers))})[{re.escape(closers)}]")
+
+
+@lru_cache(maxsize=1)
+def _model_name() -> re.Pattern:
+    """A model's short name: letters and digits ("X7", "A780"), or a number before a variant word ("17
+    Pro Max"), then its variant words (`model_variants` in lang/common.yaml, capitalised)."""
+    variant = rf"\s(?=[A-Z])(?i:{alternation(common_rules()['model_variants'])})(?![A-Za-z])"
+    return re.compile(rf"(?<![A-Za-z0-9_.\-])(?:[A-Z]{{1,3}}\d{{1,4}}[a-z]?(?![A-Za-z0-9])|\d{{1,3}}(?={variant}))(?:{variant})*")
+
+
+def models_named(text: str, start: int, end: int) -> list[SubjectMention]:
+    """The short model names in the part of `text` that commas bound around [start, end) ("The
+    standard X7 has a 6.3-inch display", "while the 17 Pro Max has a 6.9-inch screen"): names the
+    name reader does not take, which a figure beside them belongs to."""
+    low, high = comma_part(text, start, end)
+    return [SubjectMention(slug(m.group()), m.group(), m.start(), m.end()) for m in _model_name().finditer(text, low, high)]
 
 
 def slug(text: str) -> str:
