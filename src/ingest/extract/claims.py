@@ -87,7 +87,7 @@ _RELEASE_WIDE_COUNTS = {"contributors", "commits"}
 _BENCHMARK_NAME = re.compile(r"(?:[^A-Z0-9]*[A-Z0-9]){2}")
 _COUNT = re.compile(r"[\d,]+|\D+")  # a whole number in digits or in words: not "72B", "1.31", "62.4"
 _RELEASE_MATURITY_GAP = 12  # characters between a release's name and its maturity ("PostgreSQL 17 is now generally available")
-_CORROBORATING_ATTRIBUTES = {"price"}
+_CORROBORATING_ATTRIBUTES = ("price", "measure_")  # attributes (and prefixes) whose claims only corroborate
 _DATE_TOLERANCE_DAYS = 1.0  # time zones put one release on two dates
 _PRE_RELEASES = {"alpha", "beta", "preview", "prototype", "experimental", "release_candidate"}
 # Characters around a relation phrase where a negation denies it ("不再采用 Ray 作为默认后端",
@@ -452,10 +452,7 @@ class ClaimBuilder:
             # (a price or a physical measure only corroborates: a product has a price per
             # configuration, market and date, and several of each measure; which one a sentence
             # gives no rule here tells)
-            set_valued=of_release
-            or (entity.label == DATE and day is None)
-            or attribute in _CORROBORATING_ATTRIBUTES
-            or attribute.startswith("measure_"),
+            set_valued=of_release or (entity.label == DATE and day is None) or attribute.startswith(_CORROBORATING_ATTRIBUTES),
         )
         return [replace(claim, value_num=day, value_tol=_DATE_TOLERANCE_DAYS) if day is not None else claim]
 

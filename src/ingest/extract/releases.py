@@ -96,8 +96,8 @@ def names_release(text: str, release: str) -> bool:
 def speaks_of_earlier(segment: SegmentInput, start: int = 0, end: int | None = None) -> bool:
     """The sentence (or its part [start, end)) is about an earlier release ("its predecessor already
     supported 29 languages", "上一代模型也提供 7 个尺寸": `earlier` in lang/<code>/language.yaml)."""
-    found = _earlier(segment.lang).search(segment.text, start, len(segment.text) if end is None else end)
-    return bool(profile(segment.lang).earlier) and found is not None
+    stop = len(segment.text) if end is None else end
+    return bool(profile(segment.lang).earlier) and _earlier(segment.lang).search(segment.text, start, stop) is not None
 
 
 # What the body says about the release it describes, beyond counting: the first release the body

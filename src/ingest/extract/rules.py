@@ -391,6 +391,7 @@ def _version_cue() -> re.Pattern:
     return re.compile(rf"[{closers}]?\s?(?:{cues})", re.I)
 
 
+@lru_cache(maxsize=1)
 def _kind_word() -> str:
     """A word for the kind of product between a name and its version, as the group `kind` (optional):
     "Ember Engine 6.0", "Ember 引擎 6.0" and "Emberエンジン6.0" are releases of "ember"
