@@ -134,6 +134,27 @@ def test_a_release_the_body_counts_from_is_not_the_articles():
     assert document_release(title, [], body).release is None
 
 
+def test_a_release_the_body_looks_ahead_to_or_compares_with_is_not_the_articles():
+    # (bench/articles.py's Japanese rendering of a Nesol 7.6 post: two removal notes naming 7.8, or two
+    # comparisons with 7.5, ahead of two mentions of 7.6 outweighed the title; a version was never a
+    # baseline in Japanese or Chinese, nor after a sentence-initial "Compared with")
+    cases = {
+        "en": ("Nesol 7.6 released", "X will be removed in Nesol 7.8.", "Nesol 7.6 adds Y."),
+        "en ": ("Nesol 7.6 released", "Compared with Nesol 7.5, X is faster.", "Nesol 7.6 adds Y."),
+        "ja": ("Nesol 7.6 リリース", "XはNesol 7.8で削除される予定です。", "Nesol 7.6ではYが導入されました。"),
+        "zh": ("Nesol 7.6 发布", "X将在Nesol 7.8中移除。", "Nesol 7.6引入了Y。"),
+        "ja ": ("Nesol 7.6 リリース", "Nesol 7.5と比べて、Xは高速です。", "Nesol 7.6ではYが導入されました。"),
+        "zh ": ("Nesol 7.6 发布", "与Nesol 7.5相比，X更快。", "Nesol 7.6引入了Y。"),
+    }
+    for case, (title, other, own) in cases.items():
+        lang = case.strip()
+        body = [
+            SegmentInput(i, "paragraph", lang, text, None, None, find_entities(text, lang))
+            for i, text in enumerate([other, other, own, own])
+        ]
+        assert document_release(title, find_entities(title, lang), body).release == "nesol 7.6", other
+
+
 def test_the_original_url_names_the_release():
     assert document_release("Release blog", [], [], "https://pytorch.org/blog/pytorch2-4/").release == "pytorch 2.4"
 

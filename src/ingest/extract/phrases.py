@@ -229,8 +229,18 @@ def terms(value: str, offset: int) -> list[Term]:
 
 
 def is_baseline(text: str, lang: str, entity: Entity) -> bool:
-    """ "比 PyTorch 2.4 快", "than PyTorch 2.4": the entity is what the sentence compares with."""
+    """ "比 PyTorch 2.4 快", "than PyTorch 2.4", "Nesol 7.5と比べて": the entity is what the sentence
+    compares with. (The patterns name products: a version is read as its product's name would be.)"""
+    if (
+        entity.label == VERSION
+        and (number := _VERSION_AT_END.search(text, entity.start, entity.end))
+        and number.start() > entity.start
+    ):
+        text = text[: number.start()] + text[entity.end :]
     return any(match.start("base") == entity.start for pattern in rules_for(lang).baselines for match in pattern.finditer(text))
+
+
+_VERSION_AT_END = re.compile(r"\s?[vV]?\d[\w.+-]*$")
 
 
 def _gap(entity: Entity, start: int, end: int) -> int:

@@ -67,6 +67,7 @@ class LanguageProfile:
     script: Script
     numbers: dict[str, Any]  # number words, scales, multipliers, counters, range joiners... (extract/notation)
     since: dict[str, list[str]]  # words before/after a release that make it an earlier one ("since 2.2")
+    until: dict[str, list[str]]  # ...or a later one ("will be removed in 3.0")
     anaphora: tuple[str, ...]  # words a sentence opens with to point back to the previous one
     feature_anaphora: tuple[str, ...]  # phrases naming the feature a section is about ("この機能", "this feature")
     earlier: tuple[str, ...]  # words that put a sentence about an earlier release ("predecessor", "上一代")
@@ -128,6 +129,7 @@ def _read_profile(folder: Traversable) -> LanguageProfile:
         script=Script(**(facts.get("script") or {})),
         numbers=dict(facts.get("numbers") or {}),
         since={k: list(v or []) for k, v in (facts.get("since") or {}).items()},
+        until={k: list(v or []) for k, v in (facts.get("until") or {}).items()},
         anaphora=tuple(w.casefold() for w in facts.get("anaphora") or ()),
         feature_anaphora=tuple(w.casefold() for w in facts.get("feature_anaphora") or ()),
         earlier=tuple(w.casefold() for w in facts.get("earlier") or ()),

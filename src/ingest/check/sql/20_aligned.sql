@@ -1,8 +1,8 @@
 -- Renderings of one article. `document_pairs` proposes documents that may render the same
 -- article (two translations of one blog post, a translation and its source, a draft and the
 -- final) in two ways, whatever their languages:
---   names:   the rare anchors they share — Latin-script names and URLs, weighted by inverse
---            document frequency;
+--   names:   the anchors they share — Latin-script names and URLs, weighted by inverse document
+--            frequency, candidates found through each document's rarest names;
 --   meaning: their concepts (English word stems through the bilingual lexicons), for prose that
 --            names little: each document's most similar document of the other's language, when
 --            each is the other's (mutual nearest neighbours, as parallel-text mining pairs them);
@@ -24,20 +24,44 @@ weights AS (
     -- smoothed inverse document frequency: with two documents, a name both share still counts
     SELECT channel, anchor, ln(1 + (SELECT n FROM n_docs) / count(*)) AS weight
     FROM doc_anchors GROUP BY channel, anchor
-    -- an anchor shared by more than {ANCHOR_MAX_DOCUMENTS} documents says nothing about which article a
-    -- text renders; dropping those also bounds the pair join (linear in the anchors kept)
-    HAVING count(*) BETWEEN 2 AND least({ANCHOR_MAX_DOCUMENTS}, greatest(2, (SELECT n FROM n_docs) / 2))
+    -- an anchor in more than half the documents says nothing about which article a text renders; a
+    -- concept in more than {ANCHOR_MAX_DOCUMENTS} is the field's vocabulary (and would make the
+    -- nearest-neighbour join quadratic)
+    HAVING count(*) BETWEEN 2 AND greatest(2, (SELECT n FROM n_docs) / 2)
+       AND (channel = 'names' OR count(*) <= {ANCHOR_MAX_DOCUMENTS})
 ),
-doc_weight AS (
-    SELECT doc_id, channel, sum(weight) AS total FROM doc_anchors JOIN weights USING (channel, anchor) GROUP BY ALL
+weighted AS (SELECT doc_id, lang, channel, anchor, weight FROM doc_anchors JOIN weights USING (channel, anchor)),
+doc_weight AS (SELECT doc_id, channel, sum(weight) AS total FROM weighted GROUP BY ALL),
+name_prefix AS (
+    -- each document's rarest names until the rest weigh less than {PAIR_MIN_OVERLAP} of its names:
+    -- two documents sharing that share of the lighter one's weight share one of its prefix names
+    -- (prefix filtering), so candidates come from the rare names' postings only, however large the
+    -- corpus and however common its other names
+    SELECT r.doc_id, r.anchor
+    FROM (SELECT doc_id, anchor, weight,
+                 sum(weight) OVER (PARTITION BY doc_id ORDER BY weight DESC, anchor ROWS UNBOUNDED PRECEDING) AS upto
+          FROM weighted WHERE channel = 'names') r
+    JOIN doc_weight t ON t.doc_id = r.doc_id AND t.channel = 'names'
+    WHERE r.upto - r.weight <= (1 - {PAIR_MIN_OVERLAP}) * t.total
+),
+name_candidates AS (
+    SELECT DISTINCT least(p.doc_id, o.doc_id) AS doc_a, greatest(p.doc_id, o.doc_id) AS doc_b
+    FROM name_prefix p JOIN weighted o ON o.channel = 'names' AND o.anchor = p.anchor AND o.doc_id <> p.doc_id
 ),
 shared AS (
-    SELECT a.doc_id AS doc_a, b.doc_id AS doc_b, a.channel, a.lang AS lang_a, b.lang AS lang_b,
-           sum(w.weight) AS shared_weight, count(*) AS n_shared
-    FROM doc_anchors a JOIN doc_anchors b ON a.anchor = b.anchor AND a.channel = b.channel AND a.doc_id < b.doc_id
-    JOIN weights w ON w.anchor = a.anchor AND w.channel = a.channel
-    JOIN documents da ON da.doc_id = a.doc_id JOIN documents db ON db.doc_id = b.doc_id
+    SELECT a.doc_a, a.doc_b, a.channel, a.lang AS lang_a, b.lang AS lang_b,
+           sum(a.weight) AS shared_weight, count(*) AS n_shared
+    FROM (SELECT c.doc_a, c.doc_b, w.channel, w.anchor, w.lang, w.weight
+          FROM name_candidates c JOIN weighted w ON w.doc_id = c.doc_a AND w.channel = 'names') a
+    JOIN weighted b ON b.doc_id = a.doc_b AND b.channel = 'names' AND b.anchor = a.anchor
+    JOIN documents da ON da.doc_id = a.doc_a JOIN documents db ON db.doc_id = b.doc_id
     WHERE da.release IS NULL OR db.release IS NULL OR da.release = db.release
+    GROUP BY ALL
+    UNION ALL
+    SELECT a.doc_id, b.doc_id, a.channel, a.lang, b.lang, sum(a.weight), count(*)
+    FROM weighted a JOIN weighted b ON a.anchor = b.anchor AND a.channel = b.channel AND a.doc_id < b.doc_id
+    JOIN documents da ON da.doc_id = a.doc_id JOIN documents db ON db.doc_id = b.doc_id
+    WHERE a.channel = 'meaning' AND (da.release IS NULL OR db.release IS NULL OR da.release = db.release)
     GROUP BY ALL
 ),
 scored AS (
