@@ -17,7 +17,9 @@ Builds the scale corpus (bench/corpus.py), then, each measurement in its own pro
    sentence and one paragraph at a time, on the random-weight package; and the time to a
    complete report with that package installed (`--translate evidence`) over the time without;
 8. Prefect and Dask (bench/prefect_overhead.py): the flow against the stages called directly,
-   and the flow with its stages on 2 local Dask workers against the flow on one process.
+   and the flow with its stages on 2 local Dask workers against the flow on one process;
+9. renderings at scale (bench/renderings_scale.py): distinct articles in 1-3 renderings at the
+   --stage-size, this code against the speed issue's start, pairs and changes found against labels.
 
 Results: bench/results/latest.json, bench/results/latest.md (also printed) and the
 section of docs/benchmarks.md between `<!-- bench:start -->` and `<!-- bench:end -->`.
@@ -58,6 +60,8 @@ BASELINE_REFS = {
     "872b70f": ("the code before the speed issue (#14)", 1.75),
     "0f14a09": ("the code before the renderings and claims issues (#12, #15): within 10 %", 1 / 1.1),
 }
+# The code renderings at scale are measured against: the start of the speed issue (#25).
+RENDERINGS_BASELINE = "4190577"
 CODE: Path | None = None  # the snapshot of src/ingest and warehouse/*.sql the children import
 SNAPSHOT_GIT: dict[str, Any] = {}  # the git state when the snapshot was taken
 
@@ -238,6 +242,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--pairs", type=int, default=2, help="runs of each side with --against and --refs")
     parser.add_argument("--no-translate", action="store_true", help="leave out the translation benchmark")
     parser.add_argument("--no-prefect", action="store_true", help="leave out the Prefect and Dask benchmark")
+    parser.add_argument("--no-renderings", action="store_true", help="leave out renderings at scale (bench/renderings_scale.py)")
     parser.add_argument(
         "--render",
         type=Path,
@@ -249,6 +254,7 @@ def main(argv: list[str] | None = None) -> int:
         return render_only(args.render, args.out, readme=not args.no_readme)
     if args.quick:
         args.sizes, args.stage_size, args.refs, args.no_translate, args.no_prefect = "100", 100, "", True, True
+        args.no_renderings = True
     sizes = sorted({int(s) for s in args.sizes.split(",") if s.strip()})
     stage_size = (
         args.stage_size
@@ -394,6 +400,10 @@ def main(argv: list[str] | None = None) -> int:
     if not args.no_prefect:
         log(f"Prefect and Dask on {stage_size} documents")
         results["prefect"] = module_child("bench.prefect_overhead", ["--n", str(stage_size), "--dask"], scratch)
+    if not args.no_renderings:
+        log(f"renderings at scale: {stage_size} distinct articles, and every pair of 300")
+        arguments = ["--sizes", str(stage_size), "--oracle", "300", "--against", RENDERINGS_BASELINE]
+        results["renderings_scale"] = module_child("bench.renderings_scale", arguments, scratch)
 
     results["total_bench_s"] = time.perf_counter() - began
     results["goals"] = evaluate(results)

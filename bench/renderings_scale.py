@@ -26,6 +26,7 @@ import duckdb
 
 from bench.__main__ import RESULTS, child, fresh, git_state, log, snapshot_code, snapshot_ref
 from bench.articles import build_articles, labelled_changes, labelled_pairs, read_labels
+from bench.report import renderings_scale_section
 
 _ALL_PAIRS = """
 CREATE OR REPLACE TEMP VIEW document_pairs AS
@@ -153,40 +154,10 @@ def main(argv: list[str] | None = None) -> int:
             run.pop("found_pairs", None)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(results, indent=1), "utf-8")
-    markdown = render(results)
+    markdown = "\n".join(renderings_scale_section(results)) + "\n"
     args.out.with_suffix(".md").write_text(markdown, "utf-8")
     print(markdown)
     return 0
-
-
-def render(results: dict[str, Any]) -> str:
-    lines = [
-        f"Renderings at scale (`uv run python -m bench.renderings_scale`), commit {results['git'].get('commit')}"
-        + (f" against {results['against']}" if results["against"] else ""),
-        "",
-        "| documents | code | wall s | CPU s | check s | peak RSS MB | labelled | candidates | found | true | false "
-        "| recall | changes found | false changes |",
-        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
-    ]
-    for n, entry in results["sizes"].items():
-        for side, runs in entry["runs"].items():
-            for r in runs:
-                lines.append(
-                    f"| {n} | {side} | {r['wall_s']:.1f} | {r['cpu_s']:.1f} | {r['check_s'] or 0:.1f} | {r['rss_peak_mb']:.0f} "
-                    f"| {r['labelled']} | {r['candidates']} | {r['found']} | {r['true']} | {r['false']} | {r['recall']} "
-                    f"| {r['changes_found']}/{r['changes_labelled']} | {r['changes_false']} |"
-                )
-        if "every_pair" in entry:
-            e = entry["every_pair"]
-            lines.append(
-                f"\nEvery pair aligned on the first {n} documents ({e['compared']} pairs the release rule allows, "
-                f"{e['align_s']} s): {e['found']} found, {e['true']} true, {e['false']} false; "
-                f"identical to the candidate index's: {e['same_as_index']}."
-            )
-    if "lost" in results:
-        lost = results["lost"]
-        lines.append(f"\nRendering pairs found at {lost['from']} documents and not at {lost['at']}: {lost['pairs']}.")
-    return "\n".join(lines) + "\n"
 
 
 if __name__ == "__main__":

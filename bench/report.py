@@ -546,6 +546,8 @@ def render_markdown(results: dict[str, Any]) -> str:
         out += ["", "Log-log exponent of check time against claims: " + ", ".join(f"{v} {_f(e)}" for v, e in exps.items()) + "."]
 
     out += side_by_side_section(results) + translation_section(results) + prefect_section(results)
+    if results.get("renderings_scale"):
+        out += [""] + renderings_scale_section(results["renderings_scale"])
     out += ["", "### Goals", "", "| goal | target | measured | reached | why not |", "|---|---|---|---|---|"]
     for g in results["goals"]:
         out.append(f"| {g['goal']} | {g['target']} | {g['measured']} | {'yes' if g['reached'] else '**no**'} | {g['why']} |")
@@ -632,6 +634,39 @@ def translation_section(results: dict[str, Any]) -> list[str]:
             "evidence sentences are all distinct, will show a higher ratio.",
         ]
     return out
+
+
+def renderings_scale_section(results: dict[str, Any]) -> list[str]:
+    """bench/renderings_scale.py's figures: runs per size and side, the every-pair oracle, pairs lost with size."""
+    lines = [
+        "### Renderings at scale",
+        "",
+        f"Renderings at scale (`uv run python -m bench.renderings_scale`), commit {results['git'].get('commit')}"
+        + (f" against {results['against']}" if results["against"] else ""),
+        "",
+        "| documents | code | wall s | CPU s | check s | peak RSS MB | labelled | candidates | found | true | false "
+        "| recall | changes found | false changes |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for n, entry in results["sizes"].items():
+        for side, runs in entry["runs"].items():
+            for r in runs:
+                lines.append(
+                    f"| {n} | {side} | {r['wall_s']:.1f} | {r['cpu_s']:.1f} | {r['check_s'] or 0:.1f} | {r['rss_peak_mb']:.0f} "
+                    f"| {r['labelled']} | {r['candidates']} | {r['found']} | {r['true']} | {r['false']} | {r['recall']} "
+                    f"| {r['changes_found']}/{r['changes_labelled']} | {r['changes_false']} |"
+                )
+        if "every_pair" in entry:
+            e = entry["every_pair"]
+            lines.append(
+                f"\nEvery pair aligned on the first {n} documents ({e['compared']} pairs the release rule allows, "
+                f"{e['align_s']} s): {e['found']} found, {e['true']} true, {e['false']} false; "
+                f"identical to the candidate index's: {e['same_as_index']}."
+            )
+    if "lost" in results:
+        lost = results["lost"]
+        lines.append(f"\nRendering pairs found at {lost['from']} documents and not at {lost['at']}: {lost['pairs']}.")
+    return lines
 
 
 def prefect_section(results: dict[str, Any]) -> list[str]:

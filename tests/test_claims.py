@@ -136,23 +136,34 @@ def test_a_release_the_body_counts_from_is_not_the_articles():
 
 def test_a_release_the_body_looks_ahead_to_or_compares_with_is_not_the_articles():
     # (bench/articles.py's Japanese rendering of a Nesol 7.6 post: two removal notes naming 7.8, or two
-    # comparisons with 7.5, ahead of two mentions of 7.6 outweighed the title; a version was never a
-    # baseline in Japanese or Chinese, nor after a sentence-initial "Compared with")
-    cases = {
-        "en": ("Nesol 7.6 released", "X will be removed in Nesol 7.8.", "Nesol 7.6 adds Y."),
-        "en ": ("Nesol 7.6 released", "Compared with Nesol 7.5, X is faster.", "Nesol 7.6 adds Y."),
-        "ja": ("Nesol 7.6 リリース", "XはNesol 7.8で削除される予定です。", "Nesol 7.6ではYが導入されました。"),
-        "zh": ("Nesol 7.6 发布", "X将在Nesol 7.8中移除。", "Nesol 7.6引入了Y。"),
-        "ja ": ("Nesol 7.6 リリース", "Nesol 7.5と比べて、Xは高速です。", "Nesol 7.6ではYが導入されました。"),
-        "zh ": ("Nesol 7.6 发布", "与Nesol 7.5相比，X更快。", "Nesol 7.6引入了Y。"),
-    }
-    for case, (title, other, own) in cases.items():
-        lang = case.strip()
+    # comparisons with 7.5, ahead of two mentions of 7.6 outweighed the title)
+    cases = [
+        ("en", "Nesol 7.6 released", "X will be removed in Nesol 7.8.", "Nesol 7.6 adds Y."),
+        ("en", "Nesol 7.6 released", "Compared with Nesol 7.5, X is faster.", "Nesol 7.6 adds Y."),
+        ("ja", "Nesol 7.6 リリース", "XはNesol 7.8で削除される予定です。", "Nesol 7.6ではYが導入されました。"),
+        ("ja", "Nesol 7.6 リリース", "Nesol 7.5と比べて、Xは高速です。", "Nesol 7.6ではYが導入されました。"),
+        ("zh", "Nesol 7.6 发布", "X将在Nesol 7.8中移除。", "Nesol 7.6引入了Y。"),
+        ("zh", "Nesol 7.6 发布", "与Nesol 7.5相比，X更快。", "Nesol 7.6引入了Y。"),
+    ]
+    for lang, title, other, own in cases:
         body = [
             SegmentInput(i, "paragraph", lang, text, None, None, find_entities(text, lang))
             for i, text in enumerate([other, other, own, own])
         ]
         assert document_release(title, find_entities(title, lang), body).release == "nesol 7.6", other
+    # ...but a roadmap plans for its title's release, whatever else its body names (an adversarial review's case)
+    title, planned = "Tessel 4.0 roadmap", "Windows 10 support is planned for Tessel 4.0."
+    body = [
+        SegmentInput(i, "paragraph", "en", text, None, None, find_entities(text, "en"))
+        for i, text in enumerate([planned, planned, "Tessel 3.4 users can upgrade.", "Tessel 3.4 keeps its API."])
+    ]
+    assert document_release(title, find_entities(title, "en"), body).release == "tessel 4.0"
+
+
+def test_a_fact_a_sentence_files_under_a_release_it_looks_ahead_to_is_that_releases():
+    # (an adversarial review's case: "drops Windows 10" in a 3.4 article is a fact of 4.0)
+    (claim,) = claims_of("Support for Windows 10 will be dropped in Tessel 4.0.", "en", release="tessel 3.4")
+    assert claim.release == "tessel 4.0", claim
 
 
 def test_the_original_url_names_the_release():

@@ -355,3 +355,20 @@ def test_the_last_figure_beside_agreed_ones_is_a_possible_change_whatever_its_no
         find_mentions("サーバーのスループットは1.49クエリ/秒です。", "ja"),
     )
     assert match_mentions(*alone) == []
+
+
+@pytest.mark.parametrize(
+    "a, la, b, lb, relations",
+    [
+        # a bound restated as a plain figure is that bound: another figure is a change (an adversarial review's case)
+        ("The battery lasts up to 20 minutes.", "en", "电池续航15分钟。", "zh", ["changed"]),
+        ("Over 300 contributors took part.", "en", "共有320名贡献者参与。", "zh", ["changed"]),
+        # ...hedged alike, two figures differ (zh 最长 is "up to": it was a plain figure)
+        ("It handles sequences of up to 128K tokens.", "en", "可处理最长64K个token的序列。", "zh", ["changed"]),
+        # ...while an approximation may be rounded, and two hedges may meet
+        ("almost 300 contributors", "en", "280+ 名贡献者", "zh", ["hedge"]),
+        ("about 300 contributors", "en", "290名贡献者", "zh", ["hedge"]),
+    ],
+)
+def test_a_bound_against_a_plain_figure_is_no_hedge_that_meets(a, la, b, lb, relations):
+    assert [p.relation for p in match_mentions(find_mentions(a, la), find_mentions(b, lb))] == relations

@@ -26,6 +26,9 @@ ALIGNED_CONTRADICTION_CONFIDENCE = 0.5
 PAIR_MIN_SHARED_ANCHORS = 5
 PAIR_MIN_OVERLAP = 0.7
 ANCHOR_MAX_DOCUMENTS = 20
+# ...candidates come from the rarest names of each document (prefix filtering), those in at most this
+# share of the documents (or ANCHOR_MAX_DOCUMENTS), so that proposing them stays near linear in the corpus.
+CANDIDATE_MAX_SHARE = 0.01
 # ...or documents that are each other's nearest in meaning (weighted Dice of their concepts), at
 # least this similar and sharing this many rare concepts: under these floors two documents share
 # only their field's vocabulary, or are two notes too short to tell a translation from a report

@@ -39,12 +39,14 @@ from .phrases import (
     attribute_near,
     baseline_near,
     dependency_versions,
+    is_baseline,
+    is_former,
     share_of_counted,
     terms,
 )
 from .reader import DATE as DATE_READING
 from .reader import MODEL, NUMBER
-from .releases import is_other_release, names_release, product_of, releases_in, speaks_of_earlier
+from .releases import is_earlier, names_release, product_of, releases_in, speaks_of_earlier
 from .rules import RELEASE_STATUSES, is_release_product, platforms_in, product_kind_ids, rules_for
 from .segments import SegmentInput
 from .subjects import (
@@ -404,8 +406,18 @@ class ClaimBuilder:
         return (named.pop(), "sentence") if len(named) == 1 and release[0] not in named else release
 
     def _releases_named(self, segment: SegmentInput, product: str | None) -> list[Entity]:
-        """The releases of `product` a sentence names as the ones it speaks of (`is_other_release`)."""
-        return [e for e in segment.entities if e.label == VERSION and e.product == product and not is_other_release(segment, e)]
+        """The releases of `product` a sentence names as the ones it speaks of: not one it counts from
+        ("since 2.4"), compares with ("than 2.4", "compared with 2.4") or turns from ("upgrading from
+        2.4", "unlike 2.4"). One it looks ahead to is its own ("Windows 10 will be dropped in 4.0")."""
+        return [
+            e
+            for e in segment.entities
+            if e.label == VERSION
+            and e.product == product
+            and not is_earlier(segment, e)
+            and not is_baseline(segment.text, segment.lang, e)
+            and not is_former(segment.text, segment.lang, e)
+        ]
 
     def _value_claim(self, segment: SegmentInput, entity: Entity, mentions: list[SubjectMention]) -> list[Claim]:
         attribute = self._value_attribute(segment, entity)

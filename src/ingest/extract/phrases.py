@@ -229,18 +229,27 @@ def terms(value: str, offset: int) -> list[Term]:
 
 
 def is_baseline(text: str, lang: str, entity: Entity) -> bool:
-    """ "比 PyTorch 2.4 快", "than PyTorch 2.4", "Nesol 7.5と比べて": the entity is what the sentence
-    compares with. (The patterns name products: a version is read as its product's name would be.)"""
-    if (
-        entity.label == VERSION
-        and (number := _VERSION_AT_END.search(text, entity.start, entity.end))
-        and number.start() > entity.start
-    ):
-        text = text[: number.start()] + text[entity.end :]
+    """ "比 PyTorch 2.4 快", "than PyTorch 2.4": the entity is what the sentence compares with."""
     return any(match.start("base") == entity.start for pattern in rules_for(lang).baselines for match in pattern.finditer(text))
 
 
 _VERSION_AT_END = re.compile(r"\s?[vV]?\d[\w.+-]*$")
+
+
+def compares_with_release(text: str, lang: str, entity: Entity) -> bool:
+    """ "Compared with Nesol 7.5", "Nesol 7.5と比べて", "与Nesol 7.5相比": the sentence compares with the
+    release at `entity`, read as its product's name would be, in any case (the baseline patterns name
+    products, and the capture of a claim's baseline stays as it is: this only says which release an
+    article is not about)."""
+    number = _VERSION_AT_END.search(text, entity.start, entity.end)
+    if number is not None and number.start() > entity.start:
+        text = text[: number.start()] + text[entity.end :]
+    return any(match.start("base") == entity.start for pattern in _any_case(lang) for match in pattern.finditer(text))
+
+
+@functools.lru_cache(maxsize=16)
+def _any_case(lang: str) -> tuple[re.Pattern, ...]:
+    return tuple(re.compile(pattern.pattern, pattern.flags | re.IGNORECASE) for pattern in rules_for(lang).baselines)
 
 
 def _gap(entity: Entity, start: int, end: int) -> int:

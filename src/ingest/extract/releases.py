@@ -2,8 +2,8 @@
 
 The body wins over a title that names another release when it clearly describes that one
 (the title is then noted on the document); releases the body counts from ("since 2.2",
-"自2.2以来") or looks ahead to ("will be removed in 3.0", "将在3.0中移除": language data, `since` and
-`until` in lang/<code>/language.yaml) are not the article's; when
+"自2.2以来"), looks ahead to ("will be removed in 3.0", "将在3.0中移除": language data, `since` and
+`until` in lang/<code>/language.yaml), compares with or turns from are no evidence of another; when
 the title names a product, only that product's releases count.
 """
 
@@ -19,7 +19,7 @@ from ..lang import profile
 from ..records import HEADING
 from .entities import VERSION, Entity
 from .notation import alternation, version_number
-from .phrases import is_baseline, is_former
+from .phrases import compares_with_release, is_former
 from .rules import known_products, release_products, release_products_named, written_product
 from .segments import SegmentInput
 
@@ -68,20 +68,28 @@ def _url_release(source_url: str | None, title: str | None, unlisted: Collection
     return None
 
 
-def is_other_release(segment: SegmentInput, entity: Entity) -> bool:
-    """A release the sentence counts from ("since PyTorch 2.2", "自PyTorch 2.2以来"), looks ahead to
-    ("will be removed in PyTorch 2.8"), compares with ("than 2.4", "2.4と比べて") or turns from
-    ("upgrading from 2.4", "unlike 2.4"): not the one it speaks of."""
-    language = profile(segment.lang)
+def is_earlier(segment: SegmentInput, entity: Entity) -> bool:
+    """ "since PyTorch 2.2", "自PyTorch 2.2以来": a release the article counts from, not its own."""
+    return _cued(segment, entity, profile(segment.lang).since)
+
+
+def _cued(segment: SegmentInput, entity: Entity, words: dict[str, list[str]]) -> bool:
     before = segment.text[max(0, entity.start - 24) : entity.start].rstrip().casefold()
     after = segment.text[entity.end : entity.end + 12].lstrip()
+    return any(before.endswith(word.casefold()) for word in words.get("before", ())) or after.startswith(
+        tuple(words.get("after", ()))
+    )
+
+
+def _elsewhere(segment: SegmentInput, entity: Entity) -> bool:
+    """The sentence names the release to count from ("since 2.2"), look ahead to ("will be removed in
+    3.0", "3.0で削除される予定", "将在3.0中移除"), compare with ("Compared with 2.4", "2.4と比べて") or
+    turn from ("upgrading from 2.4"): evidence of another release than the article's. (Not of
+    another than the sentence's: "Windows 10 will be dropped in 4.0" is a fact of 4.0.)"""
     return (
-        any(
-            any(before.endswith(word.casefold()) for word in words.get("before", ()))
-            or after.startswith(tuple(words.get("after", ())))
-            for words in (language.since, language.until)
-        )
-        or is_baseline(segment.text, segment.lang, entity)
+        is_earlier(segment, entity)
+        or _cued(segment, entity, profile(segment.lang).until)
+        or compares_with_release(segment.text, segment.lang, entity)
         or is_former(segment.text, segment.lang, entity)
     )
 
@@ -137,7 +145,7 @@ def document_release(
         if e.label == VERSION
         and (e.product in release_products() or e.product in titled)
         and (not products or e.product in products)
-        and not is_other_release(s, e)
+        and (e.norm in in_title or not _elsewhere(s, e))  # a roadmap of its title's release plans for it
     ]
     named = Counter(mentions)
     body = Counter(named)

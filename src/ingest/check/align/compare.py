@@ -51,6 +51,7 @@ _RANGE_END_CERTAINTY = 0.7
 _NEAR_RATIO = 1.5
 # Hedges that change what a figure claims ("up to 75%" is not "75%"); "about" is how figures are written.
 _MEANINGFUL_HEDGES = frozenset({"up_to", "over", "under", "almost"})
+_BOUNDS = frozenset({"up_to", "over", "under"})
 
 
 @dataclass(frozen=True)
@@ -146,8 +147,9 @@ def counted_equivalents(pairs: Iterable[MentionPair]) -> Equivalents:
 def _overlap(x: Reading, y: Reading) -> bool:
     """Two figures hedged differently allow overlapping intervals ("almost 300" and "280+" both
     hold 290). Hedged alike, they are two renderings of one hedge: "over 30 million" and "超过三百万"
-    state different figures."""
-    if x.qualifier == y.qualifier:
+    state different figures; and a bound against a plain figure is that bound restated without its
+    word ("up to 20 minutes" / "15 分钟" changed the figure), while an approximation may be rounded."""
+    if x.qualifier == y.qualifier or ("exact" in (x.qualifier, y.qualifier) and {x.qualifier, y.qualifier} & _BOUNDS):
         return False
     bx, by = (_factor_bounds(m) if _class(m) == MULTIPLIER else m.bounds() for m in _in_base(x, y))
     return bx is not None and by is not None and bx[0] <= by[1] and by[0] <= bx[1]

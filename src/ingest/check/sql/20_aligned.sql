@@ -30,48 +30,52 @@ weights AS (
     HAVING count(*) BETWEEN 2 AND greatest(2, (SELECT n FROM n_docs) / 2)
        AND (channel = 'names' OR count(*) <= {ANCHOR_MAX_DOCUMENTS})
 ),
-weighted AS (SELECT doc_id, lang, channel, anchor, weight FROM doc_anchors JOIN weights USING (channel, anchor)),
-doc_weight AS (SELECT doc_id, channel, sum(weight) AS total FROM weighted GROUP BY ALL),
+weighted AS (  -- each document's anchors of weight, with the total weight of its channel
+    SELECT doc_id, lang, channel, anchor, weight, sum(weight) OVER (PARTITION BY doc_id, channel) AS total
+    FROM doc_anchors JOIN weights USING (channel, anchor)
+),
 name_prefix AS (
     -- each document's rarest names until the rest weigh less than {PAIR_MIN_OVERLAP} of its names:
-    -- two documents sharing that share of the lighter one's weight share one of its prefix names
-    -- (prefix filtering), so candidates come from the rare names' postings only, however large the
-    -- corpus and however common its other names
-    SELECT r.doc_id, r.anchor
-    FROM (SELECT doc_id, anchor, weight,
-                 sum(weight) OVER (PARTITION BY doc_id ORDER BY weight DESC, anchor ROWS UNBOUNDED PRECEDING) AS upto
-          FROM weighted WHERE channel = 'names') r
-    JOIN doc_weight t ON t.doc_id = r.doc_id AND t.channel = 'names'
-    WHERE r.upto - r.weight <= (1 - {PAIR_MIN_OVERLAP}) * t.total
+    -- two documents sharing that share of the lighter one's weight share one of the lighter one's
+    -- prefix names (prefix filtering), so candidates come from the postings of a few rare names
+    -- per document, however large the corpus; names in more than {CANDIDATE_MAX_SHARE} of the
+    -- documents (at least {ANCHOR_MAX_DOCUMENTS}) still weigh but propose no candidate (a document
+    -- whose prefix reaches them shares nothing rarer with a rendering of its own)
+    SELECT doc_id, anchor, total FROM (
+        SELECT *, sum(weight) OVER (PARTITION BY doc_id ORDER BY weight DESC, anchor ROWS UNBOUNDED PRECEDING) AS upto
+        FROM weighted WHERE channel = 'names')
+    WHERE upto - weight <= (1 - {PAIR_MIN_OVERLAP}) * total
+      AND weight >= ln(1 + 1 / greatest({CANDIDATE_MAX_SHARE}, {ANCHOR_MAX_DOCUMENTS} / (SELECT n FROM n_docs)))
 ),
-name_candidates AS (
-    SELECT DISTINCT least(p.doc_id, o.doc_id) AS doc_a, greatest(p.doc_id, o.doc_id) AS doc_b
-    FROM name_prefix p JOIN weighted o ON o.channel = 'names' AND o.anchor = p.anchor AND o.doc_id <> p.doc_id
+name_candidates AS (  -- (the lighter document, a heavier one sharing one of its prefix names)
+    SELECT DISTINCT p.doc_id AS light, o.doc_id AS heavy
+    FROM name_prefix p JOIN weighted o ON o.channel = 'names' AND o.anchor = p.anchor
+    WHERE o.total > p.total OR (o.total = p.total AND o.doc_id > p.doc_id)
 ),
-shared AS (
-    SELECT a.doc_a, a.doc_b, a.channel, a.lang AS lang_a, b.lang AS lang_b,
+shared AS (  -- (the totals travel with the anchors: joined back to the documents' totals, the planner
+             -- paired every two documents of a channel first, 184 million rows at 10,000 documents)
+    SELECT least(c.light, c.heavy) AS doc_a, greatest(c.light, c.heavy) AS doc_b, 'names' AS channel,
+           if(c.light < c.heavy, dl.lang, dh.lang) AS lang_a, if(c.light < c.heavy, dh.lang, dl.lang) AS lang_b,
+           if(c.light < c.heavy, a.total, b.total) AS total_a, if(c.light < c.heavy, b.total, a.total) AS total_b,
            sum(a.weight) AS shared_weight, count(*) AS n_shared
-    FROM (SELECT c.doc_a, c.doc_b, w.channel, w.anchor, w.lang, w.weight
-          FROM name_candidates c JOIN weighted w ON w.doc_id = c.doc_a AND w.channel = 'names') a
-    JOIN weighted b ON b.doc_id = a.doc_b AND b.channel = 'names' AND b.anchor = a.anchor
-    JOIN documents da ON da.doc_id = a.doc_a JOIN documents db ON db.doc_id = b.doc_id
-    WHERE da.release IS NULL OR db.release IS NULL OR da.release = db.release
+    FROM name_candidates c
+    JOIN documents dl ON dl.doc_id = c.light JOIN documents dh ON dh.doc_id = c.heavy
+    JOIN weighted a ON a.doc_id = c.light AND a.channel = 'names'
+    JOIN weighted b ON b.doc_id = c.heavy AND b.channel = 'names' AND b.anchor = a.anchor
+    WHERE dl.release IS NULL OR dh.release IS NULL OR dl.release = dh.release
     GROUP BY ALL
     UNION ALL
-    SELECT a.doc_id, b.doc_id, a.channel, a.lang, b.lang, sum(a.weight), count(*)
+    SELECT a.doc_id, b.doc_id, a.channel, a.lang, b.lang, a.total, b.total, sum(a.weight), count(*)
     FROM weighted a JOIN weighted b ON a.anchor = b.anchor AND a.channel = b.channel AND a.doc_id < b.doc_id
     JOIN documents da ON da.doc_id = a.doc_id JOIN documents db ON db.doc_id = b.doc_id
     WHERE a.channel = 'meaning' AND (da.release IS NULL OR db.release IS NULL OR da.release = db.release)
     GROUP BY ALL
 ),
 scored AS (
-    SELECT s.*, s.shared_weight / least(wa.total, wb.total) AS overlap,
-           2 * s.shared_weight / (wa.total + wb.total) AS similarity
-    FROM shared s
-    JOIN doc_weight wa ON wa.doc_id = s.doc_a AND wa.channel = s.channel
-    JOIN doc_weight wb ON wb.doc_id = s.doc_b AND wb.channel = s.channel
+    SELECT *, shared_weight / least(total_a, total_b) AS overlap, 2 * shared_weight / (total_a + total_b) AS similarity
+    FROM shared
     -- (a weight of 0 — anchors every document shares — says nothing; and NaN would compare greater than any share)
-    WHERE least(wa.total, wb.total) > 0
+    WHERE least(total_a, total_b) > 0
 ),
 by_names AS (
     SELECT doc_a, doc_b FROM scored
