@@ -144,13 +144,15 @@ def test_a_release_the_body_looks_ahead_to_or_compares_with_is_not_the_articles(
         ("ja", "Nesol 7.6 リリース", "Nesol 7.5と比べて、Xは高速です。", "Nesol 7.6ではYが導入されました。"),
         ("zh", "Nesol 7.6 发布", "X将在Nesol 7.8中移除。", "Nesol 7.6引入了Y。"),
         ("zh", "Nesol 7.6 发布", "与Nesol 7.5相比，X更快。", "Nesol 7.6引入了Y。"),
+        ("ja", "Orvane OS 6.2 リリース", "Orvane OS 6.1と比べて、Xは高速です。", "Orvane OS 6.2ではYが導入されました。"),
     ]
     for lang, title, other, own in cases:
         body = [
             SegmentInput(i, "paragraph", lang, text, None, None, find_entities(text, lang))
             for i, text in enumerate([other, other, own, own])
         ]
-        assert document_release(title, find_entities(title, lang), body).release == "nesol 7.6", other
+        expected = "orvane 6.2" if title.startswith("Orvane") else "nesol 7.6"
+        assert document_release(title, find_entities(title, lang), body).release == expected, other
     # ...but a roadmap plans for its title's release, whatever else its body names (an adversarial review's case)
     title, planned = "Tessel 4.0 roadmap", "Windows 10 support is planned for Tessel 4.0."
     body = [

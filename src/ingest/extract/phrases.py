@@ -242,9 +242,14 @@ def compares_with_release(text: str, lang: str, entity: Entity) -> bool:
     products, and the capture of a claim's baseline stays as it is: this only says which release an
     article is not about)."""
     number = _VERSION_AT_END.search(text, entity.start, entity.end)
-    if number is not None and number.start() > entity.start:
-        text = text[: number.start()] + text[entity.end :]
-    return any(match.start("base") == entity.start for pattern in _any_case(lang) for match in pattern.finditer(text))
+    name_end = number.start() if number is not None and number.start() > entity.start else entity.end
+    text = text[:name_end] + text[entity.end :]
+    # (the base may be the name's last word: "Orvane OS 6.1と比べて" compares with "OS")
+    return any(
+        entity.start <= match.start("base") < max(name_end, entity.start + 1)
+        for pattern in _any_case(lang)
+        for match in pattern.finditer(text)
+    )
 
 
 @functools.lru_cache(maxsize=16)
