@@ -663,7 +663,7 @@ def renderings_scale_section(results: dict[str, Any]) -> list[str]:
                 f"{e['align_s']} s): {e['found']} found, {e['true']} true, {e['false']} false; "
                 f"identical to the candidate index's: {e['same_as_index']}."
             )
-    if "lost" in results:
+    if results.get("lost") and results["lost"]["from"] != results["lost"]["at"]:
         lost = results["lost"]
         lines.append(f"\nRendering pairs found at {lost['from']} documents and not at {lost['at']}: {lost['pairs']}.")
     return lines

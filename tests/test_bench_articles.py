@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sys
 from collections import Counter
 from pathlib import Path
@@ -48,3 +49,17 @@ def test_the_pipeline_pairs_the_renderings_and_finds_each_changed_figure(tmp_pat
     assert found["false"] == 0 and found["changes_false"] == 0, found
     assert found["true"] >= 0.95 * found["labelled"], found
     assert found["changes_found"] >= 0.9 * found["changes_labelled"] and found["changes_labelled"] >= 5, found
+
+
+def test_the_renderings_scale_benchmark_reports_pairs_changes_and_the_every_pair_oracle(tmp_path):
+    from bench import renderings_scale
+
+    out = tmp_path / "renderings-scale.json"
+    assert renderings_scale.main(["--sizes", "40", "--oracle", "30", "--out", str(out)]) == 0
+    results = json.loads(out.read_text("utf-8"))
+    (run,) = results["sizes"]["40"]["runs"]["this"]
+    assert run["false"] == 0 and run["true"] >= 0.95 * run["labelled"] and run["wall_s"] > 0
+    oracle = results["sizes"]["30"]["every_pair"]
+    assert oracle["same_as_index"] and oracle["compared"] >= oracle["found"] > 0
+    assert results["lost"] == {"from": "30", "at": "40", "pairs": 0}
+    assert "| 40 | this |" in out.with_suffix(".md").read_text("utf-8")

@@ -145,6 +145,8 @@ def test_a_release_the_body_looks_ahead_to_or_compares_with_is_not_the_articles(
         ("zh", "Nesol 7.6 发布", "X将在Nesol 7.8中移除。", "Nesol 7.6引入了Y。"),
         ("zh", "Nesol 7.6 发布", "与Nesol 7.5相比，X更快。", "Nesol 7.6引入了Y。"),
         ("ja", "Orvane OS 6.2 リリース", "Orvane OS 6.1と比べて、Xは高速です。", "Orvane OS 6.2ではYが導入されました。"),
+        ("zh", "Orvane OS 6.2 发布", "与 Orvane OS 6.1 相比，X更快。", "Orvane OS 6.2引入了Y。"),
+        ("en", "Orvane OS 6.2 released", "Compared with Orvane OS 6.1, X is faster.", "Orvane OS 6.2 adds Y."),
     ]
     for lang, title, other, own in cases:
         body = [

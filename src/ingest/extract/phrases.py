@@ -237,19 +237,14 @@ _VERSION_AT_END = re.compile(r"\s?[vV]?\d[\w.+-]*$")
 
 
 def compares_with_release(text: str, lang: str, entity: Entity) -> bool:
-    """ "Compared with Nesol 7.5", "Nesol 7.5と比べて", "与Nesol 7.5相比": the sentence compares with the
-    release at `entity`, read as its product's name would be, in any case (the baseline patterns name
-    products, and the capture of a claim's baseline stays as it is: this only says which release an
-    article is not about)."""
+    """ "Compared with Nesol 7.5", "Nesol 7.5と比べて", "与 Orvane OS 6.1 相比": the sentence compares with
+    the release at `entity`, read as the last word of its product's name would be, in any case (the
+    baseline patterns name one-word products, and the capture of a claim's baseline stays as it is:
+    this only says which release an article is not about)."""
     number = _VERSION_AT_END.search(text, entity.start, entity.end)
-    name_end = number.start() if number is not None and number.start() > entity.start else entity.end
-    text = text[:name_end] + text[entity.end :]
-    # (the base may be the name's last word: "Orvane OS 6.1と比べて" compares with "OS")
-    return any(
-        entity.start <= match.start("base") < max(name_end, entity.start + 1)
-        for pattern in _any_case(lang)
-        for match in pattern.finditer(text)
-    )
+    name = text[entity.start : number.start() if number is not None else entity.end].split()
+    text = text[: entity.start] + (name[-1] if name else "") + text[entity.end :]
+    return any(match.start("base") == entity.start for pattern in _any_case(lang) for match in pattern.finditer(text))
 
 
 @functools.lru_cache(maxsize=16)
