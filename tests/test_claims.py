@@ -134,6 +134,10 @@ def test_a_release_the_body_counts_from_is_not_the_articles():
     assert document_release(title, [], body).release is None
 
 
+def _body(lang: str, texts: list[str]) -> list[SegmentInput]:
+    return [SegmentInput(i, "paragraph", lang, text, None, None, find_entities(text, lang)) for i, text in enumerate(texts)]
+
+
 def test_a_release_the_body_looks_ahead_to_or_compares_with_is_not_the_articles():
     # (bench/articles.py's Japanese rendering of a Nesol 7.6 post: two removal notes naming 7.8, or two
     # comparisons with 7.5, ahead of two mentions of 7.6 outweighed the title)
@@ -149,18 +153,13 @@ def test_a_release_the_body_looks_ahead_to_or_compares_with_is_not_the_articles(
         ("en", "Orvane OS 6.2 released", "Compared with Orvane OS 6.1, X is faster.", "Orvane OS 6.2 adds Y."),
     ]
     for lang, title, other, own in cases:
-        body = [
-            SegmentInput(i, "paragraph", lang, text, None, None, find_entities(text, lang))
-            for i, text in enumerate([other, other, own, own])
-        ]
         expected = "orvane 6.2" if title.startswith("Orvane") else "nesol 7.6"
-        assert document_release(title, find_entities(title, lang), body).release == expected, other
+        assert document_release(title, find_entities(title, lang), _body(lang, [other, other, own, own])).release == expected, (
+            other
+        )
     # ...but a roadmap plans for its title's release, whatever else its body names (an adversarial review's case)
     title, planned = "Tessel 4.0 roadmap", "Windows 10 support is planned for Tessel 4.0."
-    body = [
-        SegmentInput(i, "paragraph", "en", text, None, None, find_entities(text, "en"))
-        for i, text in enumerate([planned, planned, "Tessel 3.4 users can upgrade.", "Tessel 3.4 keeps its API."])
-    ]
+    body = _body("en", [planned, planned, "Tessel 3.4 users can upgrade.", "Tessel 3.4 keeps its API."])
     assert document_release(title, find_entities(title, "en"), body).release == "tessel 4.0"
 
 

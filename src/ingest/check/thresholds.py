@@ -20,9 +20,10 @@ RELEASED = tuple(sorted(rules.RELEASE_STATUSES))
 # A figure changed between two renderings is a contradiction when its pairing is at least this sure.
 ALIGNED_CONTRADICTION_CONFIDENCE = 0.5
 
-# Candidate renderings of one article (`document_pairs`): documents sharing at least this many rare
-# anchors, covering this share of the smaller one's anchor weight; an anchor in more documents than
-# this (or than half the corpus) says nothing about which article a text renders.
+# Candidate renderings of one article (`document_pairs`): documents sharing at least this many names
+# and URLs, covering this share of the lighter one's weight (inverse document frequency; a name in
+# more than half the corpus weighs nothing); a concept in more documents than ANCHOR_MAX_DOCUMENTS is
+# the field's vocabulary.
 PAIR_MIN_SHARED_ANCHORS = 5
 PAIR_MIN_OVERLAP = 0.7
 ANCHOR_MAX_DOCUMENTS = 20
