@@ -81,14 +81,16 @@ def _cued(segment: SegmentInput, entity: Entity, words: dict[str, list[str]]) ->
     )
 
 
-def _elsewhere(segment: SegmentInput, entity: Entity) -> bool:
+def _elsewhere(segment: SegmentInput, entity: Entity, title_release: bool) -> bool:
     """The sentence names the release to count from ("since 2.2"), look ahead to ("will be removed in
     3.0", "3.0で削除される予定", "将在3.0中移除"), compare with ("Compared with 2.4", "2.4と比べて") or
     turn from ("upgrading from 2.4"): evidence of another release than the article's. (Not of
-    another than the sentence's: "Windows 10 will be dropped in 4.0" is a fact of 4.0.)"""
+    another than the sentence's: "Windows 10 will be dropped in 4.0" is a fact of 4.0. And a roadmap
+    looks ahead to its title's release: that one still counts, while "since 2.5" under a 2.5 title
+    says the body is about a later one.)"""
     return (
         is_earlier(segment, entity)
-        or _cued(segment, entity, profile(segment.lang).until)
+        or (not title_release and _cued(segment, entity, profile(segment.lang).until))
         or compares_with_release(segment.text, segment.lang, entity)
         or is_former(segment.text, segment.lang, entity)
     )
@@ -145,7 +147,7 @@ def document_release(
         if e.label == VERSION
         and (e.product in release_products() or e.product in titled)
         and (not products or e.product in products)
-        and (e.norm in in_title or not _elsewhere(s, e))  # a roadmap of its title's release plans for it
+        and not _elsewhere(s, e, title_release=e.norm in in_title)
     ]
     named = Counter(mentions)
     body = Counter(named)
