@@ -127,6 +127,8 @@ ONCE = ("released_on", "contributions")  # facts an article states once
 def _fact(rng: random.Random, features: list[str], stated: set[tuple[str, str]]) -> Sentence:
     """A fact not yet stated: a kind of fact once per feature (once at all for `ONCE`)."""
     d = data()
+    if len(stated) >= len(ONCE) + (len(d["facts"]) - len(ONCE)) * len(set(features)):
+        return Sentence("filler", filler=0)  # every fact of these features stated (a long article with few)
     while True:
         kind, feature = rng.choice(sorted(d["facts"])), rng.choice(features)
         key = (kind, "" if kind in ONCE else feature)
@@ -152,10 +154,8 @@ def _fact(rng: random.Random, features: list[str], stated: set[tuple[str, str]])
 
 def _changed(sentence: Sentence, rng: random.Random) -> tuple[Sentence, str]:
     """The fact with one figure of its sentence changed (as another revision states it), and its slot."""
-    text = data()["facts"][sentence.kind][0]
     slots = dict(sentence.slots)
-    numeric = [s for s in ("pct", "x", "n", "m", "k", "gb", "dv") if "{" + s + "}" in text]
-    slot = rng.choice(numeric)
+    slot = rng.choice(_figures(sentence))
     value = slots[slot]
     if slot == "dv":
         major, minor = value.split(".")
@@ -255,7 +255,7 @@ def _revised(article: Article, rng: random.Random, change: bool, shorten: bool) 
     changed: dict[str, str] = {}
     omitted: list[str] = []
     if change:
-        figures = [(i, j) for i, j in places if sections[i][2][j].filler < 0 and "{" in _figures(sections[i][2][j])]
+        figures = [(i, j) for i, j in places if sections[i][2][j].filler < 0 and _figures(sections[i][2][j])]
         if figures:
             i, j = rng.choice(figures)
             sections[i][2][j], slot = _changed(sections[i][2][j], rng)
@@ -268,10 +268,10 @@ def _revised(article: Article, rng: random.Random, change: bool, shorten: bool) 
     return replace(article, sections=sections, changed=changed, omitted=omitted)
 
 
-def _figures(sentence: Sentence) -> str:
-    """The slots of a fact's sentence a revision may state otherwise, as "{pct}{x}"."""
+def _figures(sentence: Sentence) -> tuple[str, ...]:
+    """The slots of a fact's sentence a revision may state otherwise ("pct", "x", ...)."""
     text = data()["facts"][sentence.kind][0]
-    return "".join("{" + s + "}" for s in ("pct", "x", "n", "m", "k", "gb", "dv") if "{" + s + "}" in text)
+    return tuple(slot for slot in ("pct", "x", "n", "m", "k", "gb", "dv") if "{" + slot + "}" in text)
 
 
 def _group(group: int, seed: int) -> list[tuple[str, str, Article, list[str]]]:
