@@ -260,18 +260,19 @@ def test_a_retelling_that_drops_most_figures_is_no_rendering():
 
 
 def test_copies_of_one_article_are_one_source_however_common_their_anchors(tmp_path):
-    """Four copies of one article (each with its own last line) beside two other articles: every
-    anchor of the copies is in more than half the corpus, so no anchor pairs them, but their
-    sentences are word for word the same: one source, which cannot corroborate itself."""
+    """Five copies of one article (each with its own last line) beside two other articles: every
+    anchor of the copies is in more than half the corpus (and more documents than one article has
+    renderings), so no anchor pairs them, but their sentences are word for word the same: one
+    source, which cannot corroborate itself."""
     from seed_fixtures import SEEDS
 
     article = next(SEEDS.glob("000_*.txt")).read_text("utf-8")
     others = {p.name: p.read_text("utf-8") for p in sorted(SEEDS.glob("00[12]_*.txt"))}
-    copies = {f"copy{i}.txt": f"{article}\n\nPosted again by reader {i}, with thanks.\n" for i in range(1, 5)}
+    copies = {f"copy{i}.txt": f"{article}\n\nPosted again by reader {i}, with thanks.\n" for i in range(1, 6)}
     con = ingest(tmp_path, {**copies, **others})
-    assert con.execute("SELECT count(*) FROM document_pairs WHERE by_text AND NOT by_names AND NOT by_meaning").fetchone()[0] == 6
+    assert con.execute("SELECT count(*) FROM document_pairs WHERE by_text AND NOT by_names AND NOT by_meaning").fetchone()[0] == 10
     sources = dict(con.execute("SELECT source_id, n_documents FROM sources").fetchall())
-    assert sources["in/copy1.txt"] == 4 and len(sources) == 3
+    assert sources["in/copy1.txt"] == 5 and len(sources) == 3
     assert con.execute("SELECT max(n_sources) FROM corroborations").fetchone()[0] <= 3
 
 
@@ -425,3 +426,81 @@ def test_another_model_of_a_line_is_no_part_of_it_and_a_described_model_is_the_m
     )
     found = con.execute("SELECT subject, value_a, value_b FROM conflicts WHERE severity <> 'note'").fetchall()
     assert found == [("ax9", "2 GB", "1 GB")]
+
+
+def test_short_write_ups_that_align_three_quarters_are_no_renderings():
+    """Two outlets' twelve-sentence write-ups of one announcement align nine sentences surely and each
+    tells three of its own (adversarial reviews' cases): too little to call one a translation of the
+    other; a translation aligns whole, and a long rendering may leave a quarter out."""
+    from ingest.check.align import compare_renderings
+
+    facts = [f"ACME {2 + i}.0 runs {10 + i}% faster on {3 + i} GPUs." for i in range(9)]
+    retold = [f"ACME {2 + i}.0 は {3 + i} 個の GPU で {10 + i}% 高速に動作する。" for i in range(9)]
+    own_en = ["Analysts expect strong demand this winter.", "Rivals have shipped similar tools.", "Shares rose slightly."]
+    own_ja = ["業界では競争が激しい。", "同社は昨年も新製品を発表した。", "価格は未定だ。"]
+    write_ups = compare_renderings(_segments(facts + own_en, "en"), _segments(retold + own_ja, "ja"))
+    assert write_ups.coverage == 0.75 and not write_ups.same_article
+    translation = compare_renderings(_segments(facts, "en"), _segments(retold, "ja"))
+    assert translation.coverage == 1.0 and translation.same_article
+    notes = compare_renderings(_segments(facts[:3], "en"), _segments(retold[:3], "ja"))
+    assert notes.coverage == 1.0 and not notes.same_article  # three sentences alike tell nothing
+    long_facts = [f"ACME {2 + i}.0 runs {10 + i}% faster on {3 + i} GPUs." for i in range(15)]
+    long_retold = [f"ACME {2 + i}.0 は {3 + i} 個の GPU で {10 + i}% 高速に動作する。" for i in range(15)]
+    long_rendering = compare_renderings(
+        _segments(long_facts + own_en + own_en[:2], "en"), _segments(long_retold + own_ja + own_ja[:2], "ja")
+    )
+    assert long_rendering.coverage == 0.75 and long_rendering.same_article
+
+
+def _three_renderings(tmp_path):
+    names = "Quuxlm, Ferrox, Zentra, Helio, Vireo and Calder"
+    return ingest(
+        tmp_path,
+        {
+            "en.md": f"# Acme ships Quuxlm 2.5\n\nQuuxlm 2.5 works with {names}.\n\nQuuxlm 2.5 runs 30% faster on Zentra.\n",
+            "ja.md": f"# Acme が Quuxlm 2.5 を公開\n\nQuuxlm 2.5 は {names} と連携する。\n\n"
+            "Quuxlm 2.5 は Zentra で 30% 高速に動作する。\n",
+            "zh.md": f"# Acme 发布 Quuxlm 2.5\n\nQuuxlm 2.5 支持 {names}。\n\nQuuxlm 2.5 在 Zentra 上快 30%。\n",
+        },
+    )
+
+
+def test_three_renderings_ingested_alone_are_each_others_candidates(tmp_path):
+    """Every name the three share is in all the documents: in a large corpus such a name says
+    nothing, but here the whole corpus is one article."""
+    con = _three_renderings(tmp_path)
+    pairs = con.execute("SELECT doc_a, doc_b FROM document_pairs ORDER BY ALL").fetchall()
+    assert pairs == [("in/en.md", "in/ja.md"), ("in/en.md", "in/zh.md"), ("in/ja.md", "in/zh.md")]
+
+
+def test_pairs_aligned_in_batches_store_what_one_batch_stores(tmp_path, monkeypatch):
+    from ingest.check import renderings
+
+    assert list(renderings._batches([("a", "b"), ("a", "c"), ("b", "c"), ("d", "e")])) == [
+        [("a", "b"), ("a", "c"), ("b", "c"), ("d", "e")]
+    ]
+    monkeypatch.setattr(renderings, "BATCH_DOCUMENTS", 3)
+    assert list(renderings._batches([("a", "b"), ("a", "c"), ("b", "c"), ("d", "e")])) == [
+        [("a", "b"), ("a", "c"), ("b", "c")],
+        [("d", "e")],
+    ]
+    _three_renderings(tmp_path).close()
+    tables = ("alignments", "aligned_units", "mention_pairs", "renderings")
+    con = warehouse.connect(tmp_path / "w.duckdb")
+    whole = {
+        t: con.execute(
+            f"SELECT * EXCLUDE (version) FROM {t} ORDER BY ALL" if t == "alignments" else f"SELECT * FROM {t} ORDER BY ALL"
+        ).fetchall()
+        for t in tables
+    }
+    assert len(whole["alignments"]) == 3
+    monkeypatch.setattr(renderings, "BATCH_DOCUMENTS", 2)
+    con.execute("DELETE FROM alignments")
+    assert renderings.update_renderings(con) == 3
+    batched = {
+        t: con.execute(
+            f"SELECT * EXCLUDE (version) FROM {t} ORDER BY ALL" if t == "alignments" else f"SELECT * FROM {t} ORDER BY ALL"
+        ).fetchall()
+        for t in tables
+    }
+    assert batched == whole

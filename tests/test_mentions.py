@@ -372,3 +372,19 @@ def test_the_last_figure_beside_agreed_ones_is_a_possible_change_whatever_its_no
 )
 def test_a_bound_against_a_plain_figure_is_no_hedge_that_meets(a, la, b, lb, relations):
     assert [p.relation for p in match_mentions(find_mentions(a, la), find_mentions(b, lb))] == relations
+
+
+def test_another_product_of_a_line_is_no_changed_number():
+    """A rendering that names the product with both numbers names two products: "the Watch 3" beside
+    a translation's "the previous generation" is an omission, not the Watch 4 written as 3."""
+
+    def segments(texts: list[str], lang: str) -> list[AlignSegment]:
+        return [AlignSegment(i, "p", t, frozenset({"Pulsar"}), tuple(find_mentions(t, lang))) for i, t in enumerate(texts)]
+
+    en = segments(["Pulsar Watch 4 is out.", "Its display reaches 3,000 nits, up from 2,000 nits on the Pulsar Watch 3."], "en")
+    zh = segments(["Pulsar Watch 4 发布。", "Pulsar Watch 4 的峰值亮度从上一代的 2000 尼特提升至 3000 尼特。"], "zh")
+    assert "changed" not in {p.pair.relation for p in compare_renderings(en, zh).pairs}
+    # the number changed where neither rendering names the other's: a changed figure
+    zh_changed = segments(["Pulsar Watch 5 发布。", "Pulsar Watch 5 的峰值亮度从上一代的 2000 尼特提升至 3000 尼特。"], "zh")
+    changed = [(p.pair.a.text, p.pair.b.text) for p in compare_renderings(en, zh_changed).pairs if p.pair.relation == "changed"]
+    assert changed == [("3", "5")]

@@ -12,7 +12,7 @@ small tables and stops.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 import duckdb
@@ -41,32 +41,58 @@ def update_renderings(con: duckdb.DuckDBPyConnection) -> int:
     gone = sorted(pair for pair in stored if pair not in current)
     if not todo and not gone:
         return 0
-    segments = _segments(con, {doc for pair in todo for doc in pair})
-    results = align.compare_all({pair: (segments.get(pair[0], []), segments.get(pair[1], [])) for pair in todo})
     with transaction(con):
         _delete_pairs(con, todo + gone)
-        insert_rows(
-            con,
-            "alignments",
-            [
-                {
-                    "doc_a": a,
-                    "doc_b": b,
-                    "key_a": current[(a, b)][0],
-                    "key_b": current[(a, b)][1],
-                    "version": align_digest(),
-                    "identical_share": results[(a, b)].identical_share,
-                    "coverage": results[(a, b)].coverage,
-                    "figures_kept": results[(a, b)].figures_kept,
-                    "same_article": results[(a, b)].same_article,
-                }
-                for a, b in todo
-            ],
-        )
-        insert_rows(con, "aligned_units", [row for pair in todo for row in _unit_rows(pair, results[pair])])
-        insert_rows(con, "mention_pairs", [row for pair in todo for row in _pair_rows(pair, results[pair])])
+        for batch in _batches(todo):
+            segments = _segments(con, {doc for pair in batch for doc in pair})
+            results = align.compare_all({pair: (segments.get(pair[0], []), segments.get(pair[1], [])) for pair in batch})
+            _insert_results(con, current, results)
         _refresh_groups(con)
     return len(todo)
+
+
+# Pairs are aligned in batches whose documents number at most this many: the segments, names and
+# mentions of every document at once took 1.5 GB at 10,000 documents.
+BATCH_DOCUMENTS = 1000
+
+
+def _batches(pairs: list[Pair]) -> Iterator[list[Pair]]:
+    """`pairs` in order, cut where a batch would read more than BATCH_DOCUMENTS documents."""
+    batch: list[Pair] = []
+    documents: set[str] = set()
+    for pair in pairs:
+        if batch and len(documents | set(pair)) > BATCH_DOCUMENTS:
+            yield batch
+            batch, documents = [], set()
+        batch.append(pair)
+        documents.update(pair)
+    if batch:
+        yield batch
+
+
+def _insert_results(
+    con: duckdb.DuckDBPyConnection, current: dict[Pair, tuple[str, str, str]], results: dict[Pair, align.PairResult]
+) -> None:
+    insert_rows(
+        con,
+        "alignments",
+        [
+            {
+                "doc_a": a,
+                "doc_b": b,
+                "key_a": current[(a, b)][0],
+                "key_b": current[(a, b)][1],
+                "version": align_digest(),
+                "identical_share": result.identical_share,
+                "coverage": result.coverage,
+                "figures_kept": result.figures_kept,
+                "same_article": result.same_article,
+            }
+            for (a, b), result in results.items()
+        ],
+    )
+    insert_rows(con, "aligned_units", [row for pair, result in results.items() for row in _unit_rows(pair, result)])
+    insert_rows(con, "mention_pairs", [row for pair, result in results.items() for row in _pair_rows(pair, result)])
 
 
 def _current_pairs(con: duckdb.DuckDBPyConnection) -> dict[Pair, tuple[str, str, str]]:

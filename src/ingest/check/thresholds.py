@@ -25,6 +25,8 @@ ALIGNED_CONTRADICTION_CONFIDENCE = 0.5
 # more than half the corpus weighs nothing); a concept in more documents than ANCHOR_MAX_DOCUMENTS is
 # the field's vocabulary.
 PAIR_MIN_SHARED_ANCHORS = 5
+# ...and an article has at most this many renderings (an original, its ja and zh translations, a draft).
+RENDERINGS_PER_ARTICLE = 4
 PAIR_MIN_OVERLAP = 0.7
 ANCHOR_MAX_DOCUMENTS = 20
 # ...candidates come from the rarest names of each document (prefix filtering), those in at most this
@@ -51,10 +53,14 @@ COPY_MAX_DOCUMENTS = 50
 # 0.64 (corpus3 001/003: 0.637; the new-domain write-ups of tests/newdomain: 0.52-0.62); others under 0.2.
 RENDERING_COVERAGE = 0.65
 # ...and, in fewer than this many surely aligned sentences, nearly all of each aligns: two five-sentence
-# notes about one release align two thirds of what little they say without rendering one article (an
-# adversarial review's case); a short translation or draft aligns whole; the labelled renderings
-# align 42 sentences or more.
-RENDERING_MIN_UNITS = 8
+# notes about one release align two thirds of what little they say without rendering one article, and
+# two outlets' 10-12-sentence write-ups that follow one announcement align 8 or 9 surely, 0.73-0.75 of
+# each (adversarial reviews' cases); a short translation or draft aligns whole; the labelled
+# renderings align 42 sentences or more, the reviews' translations 12 or more.
+RENDERING_MIN_UNITS = 12
+# ...and at least this many align surely: two notes of two or three sentences that state the same
+# facts align whole, rendering one article or not (no one can tell, so they stay two sources).
+RENDERING_MIN_SURE = 4
 SHORT_RENDERING_COVERAGE = 0.9
 # ...and the figures of those sentences mostly have a partner on the other side: translations keep
 # 0.77-1.0 of them, a write-up retelling 64 % of a blog post in its own words kept 0.64.

@@ -63,6 +63,10 @@ _LOCK_HOLDER = re.compile(r"(?:held in (?P<program>.+?) )?\(?PID (?P<pid>\d+)\)?
 # settings are locked, so a query cannot undo that or send DuckDB's log or profile to a file
 # (which it would then fail to write when the connection closes, aborting the process).
 _READ_ONLY_CONFIG = {"enable_external_access": False}
+# DuckDB's own memory (buffers, hash tables) before it spills to `<warehouse>.tmp/`: by default it
+# takes up to 80 % of the machine, and the checks and the report of 10,000 documents held 1.1 GB
+# more than under this limit, without being faster (`bench.renderings_scale`, docs/benchmarks.md).
+MEMORY_LIMIT = "500MB"
 
 
 def _lock_holder(error: Exception) -> str:
@@ -101,10 +105,11 @@ def connect(
         raise WarehouseError(
             f"cannot create the warehouse folder {path.parent} ({error.strerror or error}); choose another --warehouse path"
         ) from error
+    config: dict[str, str | bool | int | float | list[str]] = {"memory_limit": MEMORY_LIMIT}
     if read_only:
-        config: dict[str, str | bool | int | float | list[str]] = {} if file_access else dict(_READ_ONLY_CONFIG)
-    else:
-        config = {} if path.exists() else {"storage_compatibility_version": STORAGE_VERSION}
+        config |= {} if file_access else _READ_ONLY_CONFIG
+    elif not path.exists():
+        config["storage_compatibility_version"] = STORAGE_VERSION
     for attempt in range(retries + 1):
         try:
             con = duckdb.connect(str(path), read_only=read_only, config=config)

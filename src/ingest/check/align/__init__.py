@@ -14,15 +14,16 @@ from typing import TypeVar
 
 from threadpoolctl import threadpool_limits
 
-from ...extract.reader import DATE, MODEL, QUANTITIES, VERSION
+from ...extract.reader import DATE, MODEL, NUMBER, QUANTITIES, VERSION
 from ..thresholds import (
     CONFIDENT_UNIT,
     RENDERING_COVERAGE,
     RENDERING_FIGURES_KEPT,
+    RENDERING_MIN_SURE,
     RENDERING_MIN_UNITS,
     SHORT_RENDERING_COVERAGE,
 )
-from .compare import MentionPair, counted_equivalents, match_mentions
+from .compare import CHANGED, MentionPair, counted_equivalents, match_mentions
 from .groups import identical_share
 from .sentences import AlignedUnit, AlignSegment, align
 
@@ -53,11 +54,12 @@ class PairResult:
 
     @property
     def same_article(self) -> bool:
-        """Renderings of one article: most of each aligns (nearly all of a short one), and the aligned
-        sentences keep their figures (a write-up that retells most of a post in its own words drops many)."""
-        short = sum(unit.confidence >= CONFIDENT_UNIT for unit in self.units) < RENDERING_MIN_UNITS
-        needed = SHORT_RENDERING_COVERAGE if short else RENDERING_COVERAGE
-        return self.coverage >= needed and self.figures_kept >= RENDERING_FIGURES_KEPT
+        """Renderings of one article: most of each aligns (nearly all of a short one, and more than a
+        few sentences), and the aligned sentences keep their figures (a write-up that retells most of
+        a post in its own words drops many)."""
+        sure = sum(unit.confidence >= CONFIDENT_UNIT for unit in self.units)
+        needed = SHORT_RENDERING_COVERAGE if sure < RENDERING_MIN_UNITS else RENDERING_COVERAGE
+        return sure >= RENDERING_MIN_SURE and self.coverage >= needed and self.figures_kept >= RENDERING_FIGURES_KEPT
 
 
 def compare_all(pairs: Mapping[K, tuple[Sequence[AlignSegment], Sequence[AlignSegment]]]) -> dict[K, PairResult]:
@@ -83,6 +85,8 @@ def compare_renderings(a: Sequence[AlignSegment], b: Sequence[AlignSegment]) -> 
     equivalents = counted_equivalents(p for unit_pairs in matched for p in unit_pairs)
     if equivalents:
         matched = [match_mentions(mentions_a, mentions_b, equivalents) for mentions_a, mentions_b in mentions]
+    named_a, named_b = _product_numbers(a), _product_numbers(b)
+    matched = [[p for p in unit_pairs if not _another_product(p, named_a, named_b)] for unit_pairs in matched]
     pairs = [PlacedPair(index, where[id(p.a)], where[id(p.b)], p) for index, unit_pairs in enumerate(matched) for p in unit_pairs]
     texts = [("".join(by_idx_a[i].text for i in unit.segs_a), "".join(by_idx_b[i].text for i in unit.segs_b)) for unit in units]
     confident = [u for u in units if u.confidence >= CONFIDENT_UNIT]
@@ -91,6 +95,25 @@ def compare_renderings(a: Sequence[AlignSegment], b: Sequence[AlignSegment]) -> 
     coverage = min(sum(len(u.segs_a) for u in confident) / max(1, len(a)), sum(len(u.segs_b) for u in confident) / max(1, len(b)))
     return PairResult(
         units, pairs, identical_share(texts), round(min(1.0, coverage), 3), _figures_kept(confident, by_idx_a, by_idx_b, pairs)
+    )
+
+
+def _product_numbers(segments: Sequence[AlignSegment]) -> set[tuple[str, str | None]]:
+    """(product name, number) of every product a document names with a number ("Watch 4")."""
+    return {(m.name, m.norm) for s in segments for m in s.mentions if m.kind == NUMBER and m.name}
+
+
+def _another_product(pair: MentionPair, named_a: set[tuple[str, str | None]], named_b: set[tuple[str, str | None]]) -> bool:
+    """A product's number changed between two renderings, where either rendering names the product
+    with the other's number too: that rendering names two products of a line ("up from 2,000 nits
+    on the Watch 3" in an article about the Watch 4, whose translation says "the previous
+    generation" and names the Watch 4 there), not one figure written two ways."""
+    a, b = pair.a, pair.b
+    return (
+        pair.relation == CHANGED
+        and a.kind == b.kind == NUMBER
+        and bool(a.name)
+        and ((a.name, b.norm) in named_a or (b.name, a.norm) in named_b)
     )
 
 

@@ -24,10 +24,11 @@ weights AS (
     -- smoothed inverse document frequency: with two documents, a name both share still counts
     SELECT channel, anchor, ln(1 + (SELECT n FROM n_docs) / count(*)) AS weight
     FROM doc_anchors GROUP BY channel, anchor
-    -- an anchor in more than half the documents says nothing about which article a text renders; a
-    -- concept in more than {ANCHOR_MAX_DOCUMENTS} is the field's vocabulary (and would make the
-    -- nearest-neighbour join quadratic)
-    HAVING count(*) BETWEEN 2 AND greatest(2, (SELECT n FROM n_docs) / 2)
+    -- an anchor in more than half the documents says nothing about which article a text renders,
+    -- unless it is in no more documents than one article has renderings (three renderings ingested
+    -- alone share every name); a concept in more than {ANCHOR_MAX_DOCUMENTS} is the field's
+    -- vocabulary (and would make the nearest-neighbour join quadratic)
+    HAVING count(*) BETWEEN 2 AND greatest({RENDERINGS_PER_ARTICLE}, (SELECT n FROM n_docs) / 2)
        AND (channel = 'names' OR count(*) <= {ANCHOR_MAX_DOCUMENTS})
 ),
 weighted AS (  -- each document's anchors of weight, with the total weight of its channel
