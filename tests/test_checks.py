@@ -270,7 +270,9 @@ def test_copies_of_one_article_are_one_source_however_common_their_anchors(tmp_p
     others = {p.name: p.read_text("utf-8") for p in sorted(SEEDS.glob("00[12]_*.txt"))}
     copies = {f"copy{i}.txt": f"{article}\n\nPosted again by reader {i}, with thanks.\n" for i in range(1, 6)}
     con = ingest(tmp_path, {**copies, **others})
-    assert con.execute("SELECT count(*) FROM document_pairs WHERE by_text AND NOT by_names AND NOT by_meaning").fetchone()[0] == 10
+    assert (
+        con.execute("SELECT count(*) FROM document_pairs WHERE by_text AND NOT by_names AND NOT by_meaning").fetchone()[0] == 10
+    )
     sources = dict(con.execute("SELECT source_id, n_documents FROM sources").fetchall())
     assert sources["in/copy1.txt"] == 5 and len(sources) == 3
     assert con.execute("SELECT max(n_sources) FROM corroborations").fetchone()[0] <= 3
