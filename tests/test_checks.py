@@ -506,3 +506,17 @@ def test_pairs_aligned_in_batches_store_what_one_batch_stores(tmp_path, monkeypa
         for t in tables
     }
     assert batched == whole
+
+
+def test_a_change_shown_only_through_a_third_rendering_is_reported(tmp_path):
+    """A zh rendering of another revision (its rollout date moved) is taken for a rendering of the ja
+    one, but too little of it aligns with the English to be taken for one of it: the change between
+    ja and zh is reported, once (an adversarial review's case: the pair not taken marked it a repeat)."""
+    from pathlib import Path
+
+    run_pipeline([Path(__file__).parent / "renderings" / "revision_through_a_third"], tmp_path / "w.duckdb", None)
+    con = warehouse.connect(tmp_path / "w.duckdb", read_only=True)
+    changes = con.execute("SELECT doc_a, doc_b, text_a, text_b FROM mismatches").fetchall()
+    assert changes == [
+        ("revision_through_a_third/ja.md", "revision_through_a_third/zh.md", "2025年3月18日", "2025 年 3 月 25 日")
+    ]

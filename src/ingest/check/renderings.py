@@ -219,10 +219,13 @@ def _verdicts(
     """For every changed figure: which value the group's other renderings state, if any, and
     whether another pair of the group already reports the same change (a figure changed in one of
     three renderings differs from both others: one change, reported once, from the original's
-    side when it states the figure)."""
+    side when it states the figure). Only pairs taken for renderings count: a pair of the group
+    aligned but not taken (one joined through a third) reports no change, so a change it shows
+    must not mark the taken pair's as a repeat."""
     rows = dicts(
         con,
         "SELECT p.*, ma.norm AS norm_a, mb.norm AS norm_b FROM mention_pairs p "
+        "JOIN alignments al ON al.doc_a = p.doc_a AND al.doc_b = p.doc_b AND al.same_article "
         "JOIN mentions ma ON ma.doc_id = p.doc_a AND ma.seg_idx = p.seg_a AND ma.mention_idx = p.mention_a "
         "JOIN mentions mb ON mb.doc_id = p.doc_b AND mb.seg_idx = p.seg_b AND mb.mention_idx = p.mention_b "
         "ORDER BY p.doc_a, p.doc_b, p.seg_a, p.mention_a",
