@@ -168,11 +168,13 @@ def test_findings_between_renderings_name_the_article_and_show_values_in_one_not
     english = (
         "# SmolLM release\n\nThe corpus holds 30 million textbooks, made by Mixtral for SmolLM and the "
         "SmolLM-Corpus. It was trained on 600B tokens with 64 H100 GPUs in 1 day, at "
-        "https://huggingface.co/blog/smollm and https://github.com/huggingface/smollm.\n"
+        "https://huggingface.co/blog/smollm and https://github.com/huggingface/smollm.\n\n"
+        "SmolLM comes in 135M, 360M and 1.7B sizes.\n\nSmolLM is released under the Apache 2.0 license.\n"
     )
     chinese = (
         "# SmolLM 发布\n\n该语料库包含三百万本教科书, 由 Mixtral 为 SmolLM 和 SmolLM-Corpus 生成。它在 64 个 H100 GPU 上"
-        "用 1 天训练了 600B tokens, 见 https://huggingface.co/blog/smollm 和 https://github.com/huggingface/smollm。\n"
+        "用 1 天训练了 600B tokens, 见 https://huggingface.co/blog/smollm 和 https://github.com/huggingface/smollm。\n\n"
+        "SmolLM 有 135M、360M 和 1.7B 三种规模。\n\nSmolLM 以 Apache 2.0 许可证发布。\n"
     )
     (folder / "en.md").write_text(english, "utf-8")
     (folder / "zh.md").write_text(chinese, "utf-8")

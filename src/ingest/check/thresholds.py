@@ -22,12 +22,12 @@ ALIGNED_CONTRADICTION_CONFIDENCE = 0.5
 
 # Candidate renderings of one article (`document_pairs`): documents sharing at least this many names
 # and URLs, covering this share of the lighter one's weight (inverse document frequency; a name in
-# more than half the corpus weighs nothing); a concept in more documents than ANCHOR_MAX_DOCUMENTS is
-# the field's vocabulary.
+# more than half the corpus weighs nothing, unless in at most RENDERINGS_PER_ARTICLE documents, the
+# renderings one article has: an original, its ja and zh translations, a draft); a concept in more
+# documents than ANCHOR_MAX_DOCUMENTS is the field's vocabulary.
 PAIR_MIN_SHARED_ANCHORS = 5
-# ...and an article has at most this many renderings (an original, its ja and zh translations, a draft).
-RENDERINGS_PER_ARTICLE = 4
 PAIR_MIN_OVERLAP = 0.7
+RENDERINGS_PER_ARTICLE = 4
 ANCHOR_MAX_DOCUMENTS = 20
 # ...candidates come from the rarest names of each document (prefix filtering), those in at most this
 # share of the documents (or ANCHOR_MAX_DOCUMENTS), so that proposing them stays near linear in the corpus.

@@ -64,8 +64,9 @@ _LOCK_HOLDER = re.compile(r"(?:held in (?P<program>.+?) )?\(?PID (?P<pid>\d+)\)?
 # (which it would then fail to write when the connection closes, aborting the process).
 _READ_ONLY_CONFIG = {"enable_external_access": False}
 # DuckDB's own memory (buffers, hash tables) before it spills to `<warehouse>.tmp/`: by default it
-# takes up to 80 % of the machine, and the checks and the report of 10,000 documents held 1.1 GB
-# more than under this limit, without being faster (`bench.renderings_scale`, docs/benchmarks.md).
+# takes up to 80 % of the machine, and the report of 10,000 documents held 1.1 GB more than under a
+# limit; with this one (and renderings aligned in batches) the whole run there took 6 % longer
+# (docs/benchmarks.md, "Renderings at scale").
 MEMORY_LIMIT = "500MB"
 
 
