@@ -10,7 +10,7 @@ from seed_fixtures import corpus_or_skip
 
 def ingest(tmp_path, files: dict[str, str]):
     root = tmp_path / "in"
-    root.mkdir()
+    root.mkdir(parents=True)
     for name, text in files.items():
         (root / name).write_text(text, "utf-8")
     run_pipeline([root], tmp_path / "w.duckdb", None)
@@ -520,3 +520,53 @@ def test_a_change_shown_only_through_a_third_rendering_is_reported(tmp_path):
     assert changes == [
         ("revision_through_a_third/ja.md", "revision_through_a_third/zh.md", "2025年3月18日", "2025 年 3 月 25 日")
     ]
+
+
+def test_a_named_models_scores_and_a_releases_support_period_contradict_across_sources(tmp_path):
+    """Two write-ups of one release: the instruct model's MATH score and the support period differ
+    (both flagged); a base model's score, a score under other shots and an extended support period
+    are other facts (none flagged); "1 year" of warranty and "12 个月" agree."""
+    con = ingest(
+        tmp_path,
+        {
+            "a.md": "# Zorblex 3.0 released\n\nZorblex 3.0 ships today.\n\n"
+            "Zorblex-3.0-70B-Instruct scores 83.1 on MATH. Zorblex-3.0-70B scores 61.0 on MATH.\n\n"
+            "Zorblex-3.0-8B scores 70.2 on MMLU (5-shot).\n\n"
+            "The release will receive security updates for five years. Extended support lasts ten years.\n\n"
+            "Every Zorblex 3.0 appliance comes with a warranty of 1 year.",
+            "b.md": "# Zorblex 3.0 正式发布\n\nZorblex 3.0 今日发布。\n\n"
+            "Zorblex-3.0-70B-Instruct 在 MATH 上得分 81.3。\n\n"
+            "Zorblex-3.0-8B 在 MMLU 上得分 66.0（0-shot）。\n\n"
+            "该版本将提供 3 年的安全更新。\n\n"
+            "Zorblex 3.0 一体机提供 12 个月保修。",
+        },
+    )
+    found = con.execute(
+        "SELECT subject, attribute, value_a, value_b, severity FROM conflicts WHERE kind = 'value_conflict' ORDER BY attribute"
+    ).fetchall()
+    assert found == [
+        ("zorblex-3-0-70b-instruct", "score_math", "83.1", "81.3", "contradiction"),
+        ("zorblex", "support_period", "5 years", "3 years", "contradiction"),
+    ]
+    agreed = con.execute("SELECT attribute, value FROM corroborations WHERE attribute = 'warranty'").fetchall()
+    assert agreed == [("warranty", "1 year")]
+
+
+def test_two_maxima_differ_and_a_product_two_titles_name_is_compared_without_a_release(tmp_path):
+    """Two reviews of one device (no version number, its name in both titles): "up to eight weeks"
+    and "最長6週間" are two different longest battery lives, a possible conflict (a device's figures
+    without a release may change between two articles' dates); "up to 8 weeks" against "6 weeks"
+    both hold (a note); the same price agrees. A product only one title names is not compared."""
+    reviews = {
+        "a.md": "# Folio's Inkleaf Pro brings a color screen\n\n"
+        "Folio says the Inkleaf Pro battery lasts up to eight weeks with typical reading. It costs $249.",
+        "b.md": "# Folio初のカラー電子書籍リーダー「Inkleaf Pro」\n\nInkleaf Proのバッテリーは最長6週間もつ。価格は249ドル。",
+        "d.md": "# E-readers of the year\n\nThe Inkleaf Pro battery lasts 3 weeks.",
+    }
+    battery = "SELECT kind, severity, value_a, value_b FROM conflicts WHERE attribute = 'battery_life'"
+    con = ingest(tmp_path / "maxima", reviews)
+    assert con.execute(battery).fetchall() == [("value_conflict", "possible", "8 weeks", "6 weeks")]
+    agreed = con.execute("SELECT attribute, value, n_sources FROM corroborations WHERE attribute = 'price'").fetchall()
+    assert agreed == [("price", "249 USD", 2)]
+    exact = {**reviews, "b.md": "# Inkleaf Pro hands-on\n\nThe Inkleaf Pro battery lasts 6 weeks."}
+    assert ingest(tmp_path / "exact", exact).execute(battery).fetchall() == [("hedged_overlap", "note", "8 weeks", "6 weeks")]

@@ -633,14 +633,15 @@ def test_a_date_is_what_its_sentence_says_it_is_the_date_of_and_compares_by_its_
     assert claims_of("The survey ran until June 3, 2024.", "en", release="frobnix 17") == []
 
 
-def test_a_benchmark_score_is_the_named_models_in_every_language_and_only_corroborates():
+def test_a_benchmark_score_is_one_value_of_a_model_named_with_a_number_else_only_corroborates():
     """ "83.1 on MATH", "MATHで81.3", "在 MATH 上得分 83.1": a score of the model the sentence names
     (a model of another size is another subject), keyed by the benchmark; not a benchmark named as
-    subject, not a platform, hardware or a word that names no benchmark ("99.9 on Black Friday");
-    without a model, the release's. Scores only corroborate: a sentence may give one for a base model,
-    a quantised build or a rival, which an adversarial review showed no rule here tells apart."""
+    subject, not a platform, hardware or a word that names no benchmark ("99.9 on Black Friday").
+    Of a model named with its size or variant it is one value (two sources' scores of it may
+    contradict), under the sentence's shots and prompting; without such a name, the release's or
+    the family's, and only corroborates (a base model's, a quantised build's or a rival's)."""
     scores = lambda text, lang: {  # noqa: E731
-        (c.subject, c.attribute, c.value, c.set_valued)
+        (c.subject, c.attribute, c.value, c.set_valued, c.conditions)
         for c in claims_of(text, lang, release="quuxlm 2.5")
         if c.attribute.startswith("score_")
     }
@@ -650,15 +651,41 @@ def test_a_benchmark_score_is_the_named_models_in_every_language_and_only_corrob
         ("QuuxLM2.5-72B-Instruct 在 MMLU-redux 上得分 86.8，在 MATH 上得分 83.1。", "zh"),
     ):
         assert scores(text, lang) == {
-            ("quuxlm2-5-72b-instruct", "score_mmlu-redux", "86.8", True),
-            ("quuxlm2-5-72b-instruct", "score_math", "83.1", True),
+            ("quuxlm2-5-72b-instruct", "score_mmlu-redux", "86.8", False, None),
+            ("quuxlm2-5-72b-instruct", "score_math", "83.1", False, None),
         }, text
     assert scores("QuuxLM2.5-7B-Instruct 的 HumanEval 得分为 84.8。", "zh") == {
-        ("quuxlm2-5-7b-instruct", "score_humaneval", "84.8", True)
+        ("quuxlm2-5-7b-instruct", "score_humaneval", "84.8", False, None)
+    }
+    assert scores("QuuxLM2.5-7B scores 74.2 on MMLU (5-shot).", "en") == {
+        ("quuxlm2-5-7b", "score_mmlu", "74.2", False, "shots=5")
     }
     assert scores("It runs 2.5 on Linux and 3.5 on H100; uptime was 99.9 on Black Friday.", "en") == set()
-    assert scores("The instruction-tuned model reaches 72.6 on MMLU.", "en") == {("quuxlm", "score_mmlu", "72.6", True)}
+    assert scores("The instruction-tuned model reaches 72.6 on MMLU.", "en") == {("quuxlm", "score_mmlu", "72.6", True, None)}
     assert scores("The previous generation scored 45.0 on MATH.", "en") == set()  # an earlier release's
+
+
+def test_a_span_of_time_is_a_value_of_what_the_words_next_to_it_say_in_seconds():
+    """ "security updates for five years", "5年間サポート", "提供 5 年安全更新": a support period keyed
+    alike in three languages and compared in seconds ("1 year" = "12 months"), a battery life or a
+    charging time likewise (their conflicts only possible: `thresholds.SEVERAL_VALUED`); a span no
+    word names is no claim."""
+    spans = lambda text, lang: {  # noqa: E731
+        (c.subject, c.attribute, c.value, c.value_num, c.set_valued)
+        for c in claims_of(text, lang, release="quuxdb 17")
+        if c.unit == "s"
+    }
+    year = 31557600.0
+    assert spans("QuuxDB 17 will receive security updates for five years.", "en") == {
+        ("quuxdb", "support_period", "5 years", 5 * year, False)
+    }
+    assert spans("QuuxDB 17は5年間サポートされます。", "ja") == {("quuxdb", "support_period", "5 years", 5 * year, False)}
+    assert spans("QuuxDB 17 将提供 60 个月的安全更新。", "zh") == {("quuxdb", "support_period", "60 months", 5 * year, False)}
+    assert spans("The QuuxPad battery lasts up to 20 hours and charges in 45 minutes.", "en") == {
+        ("quuxpad", "battery_life", "20 hours", 72000.0, False),
+        ("quuxpad", "charge_time", "45 minutes", 2700.0, False),
+    }
+    assert spans("The survey took three weeks.", "en") == set()
 
 
 def test_a_count_of_what_the_lexicon_says_it_counts_is_the_releases_and_only_corroborates():
@@ -704,32 +731,34 @@ def test_a_reduction_is_read_in_the_words_write_ups_use():
         assert {(c.attribute, c.value) for c in claims_of(text, lang, release="kubix 1.31")} == {("reduction", "40%")}, text
 
 
-def test_a_price_is_a_claim_that_only_corroborates_and_a_model_number_is_no_release():
+def test_a_price_is_a_claim_and_a_model_number_is_no_release():
     """A price where a word says so ("starts at", "售价", "価格"), of a product that has one per
-    configuration, market and date: it corroborates only. "L9", "A780发布": a model's name, not
-    release 9 of "L" (a review's zh write-up keyed its facts to "l 9")."""
+    configuration, market and date: its conflicts are only possible (`thresholds.SEVERAL_VALUED`).
+    "L9", "A780发布": a model's name, not release 9 of "L" (a review's zh write-up keyed its facts
+    to "l 9")."""
     for text, lang in (
         ("The A780 starts at $899.", "en"),
         ("A780 售价为 899 美元。", "zh"),
         ("A780の価格は899ドルだ。", "ja"),
     ):
         assert [(c.subject, c.attribute, c.value, c.set_valued) for c in claims_of(text, lang, release=None)] == [
-            ("a780", "price", "899 USD", True)
+            ("a780", "price", "899 USD", False)
         ], text
     assert claims_of("The A780 has 899 cores.", "en", release=None) == []
     for title in ("理想L9发布", "Arcton A780 发布"):
         assert document_release(title, find_entities(title, "zh"), []).release is None, title
 
 
-def test_a_physical_measure_is_a_claim_that_only_corroborates():
+def test_a_physical_measure_is_a_claim():
     """Battery, screen, charger and clock figures made no claim: two write-ups agreeing on "5,000 mAh"
-    / "5000mAh" met nothing (a review). A device has several of each, so they never contradict."""
+    / "5000mAh" met nothing (a review). A device has several of each, so their conflicts are only
+    possible (`thresholds.SEVERAL_VALUED`)."""
     for text, lang in (
         ("The AX9 has a 5,000 mAh battery and a 6.1-inch screen.", "en"),
         ("AX9は5000mAhのバッテリーと6.1インチの画面を備える。", "ja"),
     ):
         found = {(c.subject, c.attribute, c.value, c.set_valued) for c in claims_of(text, lang, release=None)}
-        assert found == {("ax9", "measure_mAh", "5000 mAh", True), ("ax9", "measure_inches", "6.1 inches", True)}, text
+        assert found == {("ax9", "measure_mAh", "5000 mAh", False), ("ax9", "measure_inches", "6.1 inches", False)}, text
 
 
 def test_a_quantity_belongs_to_the_short_model_name_its_part_of_the_sentence_gives():
@@ -796,3 +825,16 @@ def test_a_status_past_maturity_is_no_maturity_claim():
         for c in claims_of("The Frob API is in beta in Quuxly 3.5.", "en", release="quuxly 3.5")
         if c.attribute == "maturity"
     ]
+
+
+def test_the_figure_a_value_changed_from_is_no_claim_in_three_languages():
+    """ "由 26 分钟缩短至 21 分钟", "990円から1190円に", "down from 26 minutes": the figure before the
+    change is what the value was, not what the release has; a price "from" which nothing follows
+    ("3万9800円から") and a figure of another unit after "to" ("by 30% to 2 hours") stay."""
+    values = lambda text, lang: sorted(c.value for c in claims_of(text, lang, release="voltos 4.2"))  # noqa: E731
+    assert values("10% 到 80% 的充电时间由 26 分钟缩短至 21 分钟。", "zh") == ["21 minutes"]
+    assert values("Fast charging now takes 21 minutes, down from 26 minutes.", "en") == ["21 minutes"]
+    assert values("The charge time drops from 26 minutes to 21 minutes.", "en") == ["21 minutes"]
+    assert values("スタンダードプランの価格は月額990円から1190円に値上げされる。", "ja") == ["1190 JPY"]
+    assert values("価格は3万9800円から。", "ja") == ["39800 JPY"]
+    assert values("It cut charging time by 30% to 2 hours.", "en") == ["2 hours", "30%"]

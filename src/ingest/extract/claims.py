@@ -32,12 +32,13 @@ from ..lang import common_rules
 from ..records import HEADING, TABLE_ROW, Claim, cell_spans
 from .clauses import clause_bounds, comma_part
 from .conditions import conditions
-from .entities import COUNT, DATE, HARDWARE, MATURITY, MULTIPLIER, PERCENT, QUANTITY, VERSION, Entity
+from .entities import COUNT, DATE, DURATION, HARDWARE, MATURITY, MULTIPLIER, PERCENT, QUANTITY, VERSION, Entity, as_duration
 from .glossary import SubjectMention, glossary
 from .notation import hedged_bounds, model_size
 from .phrases import (
     attribute_near,
     baseline_near,
+    changed_from,
     dependency_versions,
     is_baseline,
     is_former,
@@ -87,7 +88,6 @@ _RELEASE_WIDE_COUNTS = {"contributors", "commits"}
 _BENCHMARK_NAME = re.compile(r"(?:[^A-Z0-9]*[A-Z0-9]){2}")
 _COUNT = re.compile(r"[\d,]+|\D+")  # a whole number in digits or in words: not "72B", "1.31", "62.4"
 _RELEASE_MATURITY_GAP = 12  # characters between a release's name and its maturity ("PostgreSQL 17 is now generally available")
-_CORROBORATING_ATTRIBUTES = ("price", "measure_")  # attributes (and prefixes) whose claims only corroborate
 _DATE_TOLERANCE_DAYS = 1.0  # time zones put one release on two dates
 _PRE_RELEASES = {"alpha", "beta", "preview", "prototype", "experimental", "release_candidate"}
 # Characters around a relation phrase where a negation denies it ("不再采用 Ray 作为默认后端",
@@ -195,9 +195,12 @@ class ClaimBuilder:
 
     def _score(self, segment: SegmentInput, match: re.Match, benches: Sequence[tuple[int, int]]) -> list[Claim]:
         """A score on a benchmark ("83.1 on MATH", "MATHで81.3", "在 MATH 上得分 83.1"): of the model
-        the sentence names, else of the release. It only corroborates: a sentence may give it for a
-        base model, a quantised build, a prompting setup or a rival, which no rule here tells apart."""
-        subject = self._relation_subject(segment, match.start(), *match.span(), benches) or self._fallback_release(segment)
+        the sentence names, else of the release. Of a model the sentence names with a number
+        ("Qwen2.5-72B-Instruct": its size, its variant) it is one value under the sentence's
+        conditions (shots, chain of thought, precision); else it only corroborates: a family's, the
+        section's or the release's score may be a base model's, a quantised build's or a rival's."""
+        named = self._relation_subject(segment, match.start(), *match.span(), benches)
+        subject = named or self._fallback_release(segment)
         low, high = match.span("bench")  # "2.5 on Linux", "on H100": a platform or hardware is no benchmark
         if (
             subject is None
@@ -207,7 +210,9 @@ class ClaimBuilder:
         ):
             return []
         value, (start, end) = f"{float(match['value']):g}", match.span("value")
-        return [self._claim(segment, subject, f"score_{slug(match['bench'])}", value, start, end, set_valued=True)]
+        one_model = named is not None and named is not self.section_subject and any(c.isdigit() for c in named.subject)
+        claim = self._claim(segment, subject, f"score_{slug(match['bench'])}", value, start, end, set_valued=not one_model)
+        return [replace(claim, conditions=conditions(segment.text, segment.entities))]
 
     def _relation_subject(
         self, segment: SegmentInput, phrase: int, start: int, end: int, benches: Sequence[tuple[int, int]] = ()
@@ -280,6 +285,7 @@ class ClaimBuilder:
     def _body(self, segment: SegmentInput) -> list[Claim]:
         mentions = self._mentions(segment)
         claims = self._body_claims(segment, mentions) + self._read_figures(segment)
+        claims += [c for m in segment.readings if (span := as_duration(m)) for c in self._value_claim(segment, span, mentions)]
         # What "this" in the next sentence refers to: what this one made a claim about, else the
         # sure subject it named last.
         specific = [m for m in mentions if is_specific(m, segment.entities)]
@@ -421,7 +427,9 @@ class ClaimBuilder:
 
     def _value_claim(self, segment: SegmentInput, entity: Entity, mentions: list[SubjectMention]) -> list[Claim]:
         attribute = self._value_attribute(segment, entity)
-        if attribute is None:
+        # (not what a value was before: "由 26 分钟缩短至 21 分钟" states 21 minutes)
+        before = entity.label != DATE and changed_from(segment.text, segment.lang, segment.readings, entity.start)
+        if attribute is None or before:
             return []
         baseline, baseline_span = (None, None)
         if entity.label in (PERCENT, MULTIPLIER):
@@ -429,9 +437,12 @@ class ClaimBuilder:
         subject = self._value_subject(segment, entity, mentions, attribute, baseline_span)
         # A figure whose sentence, section and context name nothing is the release's ("the models
         # support a context length of up to 128K tokens"): it corroborates what other sources say of
-        # the release, never contradicts it (the sentence may speak of a part no name tells). A date
-        # compares by its day, a day either way (time zones put one release on two dates).
+        # the release, never contradicts it (the sentence may speak of a part no name tells); but a
+        # span of time is the release's outright ("It will receive security updates for five years":
+        # its support period). A date compares by
+        # its day, a day either way (time zones put one release on two dates).
         of_release = subject is None and entity.label != DATE and (subject := self._fallback_release(segment)) is not None
+        of_release = of_release and entity.label != DURATION
         if subject is None:
             return []
         value = entity.norm + (entity.unit if entity.unit in ("%", "x") else "")
@@ -449,10 +460,9 @@ class ClaimBuilder:
             entity.end,
             entity,
             baseline,
-            # (a price or a physical measure only corroborates: a product has a price per
-            # configuration, market and date, and several of each measure; which one a sentence
-            # gives no rule here tells)
-            set_valued=of_release or (entity.label == DATE and day is None) or attribute.startswith(_CORROBORATING_ATTRIBUTES),
+            # (a price, a measure or a battery life is one value here, its conflicts only possible:
+            # `thresholds.SEVERAL_VALUED`)
+            set_valued=of_release or (entity.label == DATE and day is None),
         )
         return [replace(claim, value_num=day, value_tol=_DATE_TOLERANCE_DAYS) if day is not None else claim]
 
@@ -465,8 +475,9 @@ class ClaimBuilder:
             return f"measure_{entity.unit}"
         if entity.label == QUANTITY:
             return _QUANTITY_ATTRIBUTES.get(entity.unit or "")
-        if entity.label == DATE:
-            return attribute_near(segment.text, segment.lang, entity.start, entity.end, of="date")
+        if entity.label in (DATE, DURATION):
+            of = "date" if entity.label == DATE else "duration"
+            return attribute_near(segment.text, segment.lang, entity.start, entity.end, of=of)
         if entity.label == PERCENT and (share := share_of_counted(segment.text, segment.lang, entity, segment.entities)):
             return share
         if entity.label in (PERCENT, MULTIPLIER):
@@ -505,7 +516,7 @@ class ClaimBuilder:
         if entity.label == DATE:
             return self._date_subject(segment, entity, specific, in_clause)
         part_start, part_end = comma_part(segment.text, entity.start, entity.end)
-        if entity.label in (QUANTITY, COUNT) and speaks_of_earlier(segment, part_start, part_end):
+        if entity.label in (QUANTITY, COUNT, DURATION) and speaks_of_earlier(segment, part_start, part_end):
             # ("…up to 19 Gbps, compared with 11 Gbps on the previous AX7", "上一代 AX7 配备的是16GB显存":
             # an earlier model's figure is the one its part of the sentence names, never the
             # section's or the article's)

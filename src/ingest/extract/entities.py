@@ -26,6 +26,8 @@ from .rules import Lexical, Rules, hardware_in, maturity_in, rules_for
 VERSION, HARDWARE, PERCENT, MULTIPLIER = "VERSION", "HARDWARE", "PERCENT", "MULTIPLIER"
 QUANTITY, COUNT, DATE, MATURITY = "QUANTITY", "COUNT", "DATE", "MATURITY"
 LABELS = (VERSION, HARDWARE, PERCENT, MULTIPLIER, QUANTITY, COUNT, DATE, MATURITY)
+# A span of time ("five years", "5年間"): no entity the segment lists, a value claims read (`as_duration`).
+DURATION = "DURATION"
 # When two entities claim overlapping text the longer one wins; on equal length, this order.
 _PRIORITY = {label: rank for rank, label in enumerate((DATE, VERSION, HARDWARE, COUNT, QUANTITY, PERCENT, MULTIPLIER, MATURITY))}
 
@@ -56,6 +58,19 @@ def _entity_units() -> dict[str, str]:
 
 def _measured(reading: Reading, label: str, end: int, norm: str, unit: str | None) -> Entity:
     return Entity(label, "", reading.start, end, norm, reading.value, reading.value_max, reading.tol, unit, reading.qualifier)
+
+
+def as_duration(reading: Reading) -> Entity | None:
+    """A number of a unit of time ("five years", "5年間", "18 分钟") as a value in seconds, so that
+    "1 year" and "12 months" are one value (`durations` in lang/common.yaml)."""
+    if reading.kind != reader.NUMBER or reading.unit not in vocabulary().durations or reading.value is None:
+        return None
+    size = vocabulary().durations[reading.unit]
+    high = reading.value_max if reading.value_max is not None else reading.value
+    number = _range_norm(reading)
+    norm = f"{number} {reading.unit.removesuffix('s') if number == '1' else reading.unit}"  # "1 year", "12 months"
+    low, tol = reading.value * size, reading.tol * size
+    return Entity(DURATION, reading.text, reading.start, reading.end, norm, low, high * size, tol, "s", reading.qualifier)
 
 
 def _range_norm(reading: Reading) -> str:

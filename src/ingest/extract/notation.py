@@ -193,7 +193,7 @@ class Vocabulary:
     words: dict[str, float]  # number words ("two", "dozen")
     articles: tuple[str, ...]  # articles that count one ("a year", "a hundred")
     rate_before: tuple[str, ...]  # words after which an article is "per" ("three times a week")
-    durations: frozenset[str]  # units of time ("years"): an article before one counts one
+    durations: dict[str, float]  # units of time in seconds ("years"): an article before one counts one
     scales: dict[str, float]  # "million"
     multipliers: dict[str, float]  # words that are a factor by themselves ("twice", "翻倍", "half")
     fraction_words: dict[str, int]  # words naming 1/N ("quarter" -> 4)
@@ -233,7 +233,7 @@ def vocabulary() -> Vocabulary:
         words={k.lower(): float(v) for k, v in merged("words")},
         articles=longest_first(w.lower() for w in merged("articles")),
         rate_before=longest_first(w.lower() for w in merged("rate_before")),
-        durations=frozenset(common["durations"]),
+        durations={str(unit): float(seconds) for unit, seconds in common["durations"].items()},
         scales={k.lower(): float(v) for k, v in merged("scales")},
         multipliers={k.lower(): float(v) for k, v in merged("multipliers")},
         fraction_words={k.lower(): int(v) for k, v in merged("fraction_words")},

@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 import functools
+import itertools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -20,6 +21,7 @@ from dataclasses import dataclass
 from .clauses import COMMA, clause_bounds, comma_part
 from .entities import COUNT, QUANTITY, VERSION, Entity
 from .notation import version_number
+from .reader import MULTIPLIER, NUMBER, PERCENT, Reading
 from .rules import Rules, product_named, relation_joiners, rules_for
 from .subjects import is_generic
 
@@ -40,13 +42,20 @@ def baseline_near(text: str, lang: str, start: int, end: int) -> tuple[str | Non
 
 def attribute_near(text: str, lang: str, start: int, end: int, of: str = "figure") -> str | None:
     """The attribute keyword nearest to the value at [start, end) within its clause, close by (of a
-    "figure": `attributes`; of "money": `money_attributes`, "priced at", "售价"); or, of a "date",
-    what it is the date of ("released on…", "将于…停止维护": `date_attributes`), anywhere in it."""
+    "figure": `attributes`; of "money": `money_attributes`, "priced at", "售价"; of a "duration",
+    what it is the span of, `duration_attributes`, else anywhere in the clause: "the charge time
+    drops from 26 to 21 minutes"); or, of a "date", what it is the date of ("released on…", "将于…停止维护":
+    `date_attributes`), anywhere in it."""
     low, high = clause_bounds(text, start)
-    rules = rules_for(lang)
-    if of != "date":
-        low, high = max(low, start - _ATTRIBUTE_WINDOW_BEFORE), min(high, end + _ATTRIBUTE_WINDOW_AFTER)
-    keyed = {"figure": rules.attributes, "date": rules.date_attributes, "money": rules.money_attributes}[of]
+    keyed = rules_for(lang).attribute_words[of]
+    if of == "date":
+        return _nearest_keyword(keyed, text, start, end, low, high)
+    close = max(low, start - _ATTRIBUTE_WINDOW_BEFORE), min(high, end + _ATTRIBUTE_WINDOW_AFTER)
+    found = _nearest_keyword(keyed, text, start, end, *close)
+    return found or (_nearest_keyword(keyed, text, start, end, low, high) if of == "duration" else None)
+
+
+def _nearest_keyword(keyed: list[tuple[str, re.Pattern]], text: str, start: int, end: int, low: int, high: int) -> str | None:
     best: tuple[int, str] | None = None
     for attribute, pattern in keyed:
         for match in pattern.finditer(text, low, high):
@@ -84,6 +93,8 @@ _COUNT_NUMBER = re.compile(r"\s?\d[\d,]*\s?")
 SUPPORTED, DROPPED, MENTIONED = "supports", "drops", "mentions"
 # ...and the least version a release requires or recommends.
 MINIMUM, RECOMMENDED = "minimum", "recommended"
+_CHANGE_GAP = 16  # characters between a figure and the one it changed to, its unit and the word between
+_FIGURE_KINDS = (NUMBER, PERCENT, MULTIPLIER)
 _MINIMUM_BEFORE_WINDOW = 12  # characters before a version where a word making it the least one may end
 
 
@@ -171,6 +182,25 @@ def is_former(text: str, lang: str, entity: Entity) -> bool:
     """The text turns from the version at `entity` ("upgrading from Jenkins 2.462", "unlike Django
     5.0", "从 2.4 升级到 2.5"): a release a sentence contrasts with, not the one it is about."""
     return _turned_from(text, rules_for(lang).for_text(text), entity, None)
+
+
+def changed_from(text: str, lang: str, readings: Sequence[Reading], start: int) -> bool:
+    """The figure at `start` is the one a sentence says a value changed from: a figure of the same
+    kind and unit follows it, a word turning from it (`former_after`) between them ("由 26 分钟缩短至
+    21 分钟", "990円から1190円に", "from 26 minutes to 21 minutes"), or comes shortly before it, a
+    word turning from it right before it (`former_before`: "takes 21 minutes, down from 26 minutes").
+    Not "cut by 30% to 2 hours" (another unit), nor "3万9800円から" (a price from which none follows)."""
+    rules = rules_for(lang).for_text(text)
+    figures = sorted((r for r in readings if r.kind in _FIGURE_KINDS), key=lambda r: r.start)
+    for this, then in itertools.pairwise(figures):
+        if (this.kind, this.unit) != (then.kind, then.unit):
+            continue
+        between = text[this.end : then.start + 1]  # (en's `former_after` ends at the next digit)
+        if this.start == start and len(between) <= _CHANGE_GAP and rules.former_after.search(between):
+            return True
+        if then.start == start and then.start - this.end <= 2 * _CHANGE_GAP:
+            return bool(rules.former_before.search(text, max(this.end, start - _MINIMUM_BEFORE_WINDOW), start))
+    return False
 
 
 def _turned_from(text: str, rules: Rules, entity: Entity, after: re.Match | None) -> bool:

@@ -33,9 +33,7 @@ class Rules:
     lifecycle: list[tuple[str, re.Pattern]]  # status past maturity ("deprecated", "非推奨"): renderings only
     maturity_sections: list[tuple[str, re.Pattern]]
     other_sections: re.Pattern
-    attributes: list[tuple[str, re.Pattern]]
-    date_attributes: list[tuple[str, re.Pattern]]  # what a date is the date of ("released", "停止维护")
-    money_attributes: list[tuple[str, re.Pattern]]  # what an amount of money is ("priced at", "售价")
+    attribute_words: dict[str, list[tuple[str, re.Pattern]]]  # by a value's kind (`_ATTRIBUTE_FAMILIES`)
     qualifiers: list[tuple[str, re.Pattern]]  # words right before a value that hedge it ("nearly")
     qualifiers_after: list[tuple[str, re.Pattern]]  # ...and right after it, past its unit ("以上", "+")
     baselines: list[re.Pattern]
@@ -103,6 +101,10 @@ def _version_patterns(common: dict) -> list[tuple[str, re.Pattern]]:
     return compiled
 
 
+# A value's kind -> its rules.yaml family of words saying what it is (`phrases.attribute_near`), by prefix.
+_ATTRIBUTE_FAMILIES = {"figure": "", "date": "date_", "money": "money_", "duration": "duration_"}
+
+
 def _keyed(mapping: dict | None, wrap: str = "{}", flags: int = 0) -> list[tuple[str, re.Pattern]]:
     return [(key, re.compile(wrap.replace("{}", _alternation(patterns)), flags)) for key, patterns in (mapping or {}).items()]
 
@@ -159,9 +161,7 @@ def rules_for(*codes: str | None) -> Rules:
         other_sections=re.compile(
             _alternation([s for rules in rule_sets for s in rules.get("other_sections", [])] or ["(?!)"]), re.I
         ),
-        attributes=_keyed(_merged(rule_sets, "attributes"), flags=re.I),
-        date_attributes=_keyed(_merged(rule_sets, "date_attributes"), flags=re.I),
-        money_attributes=_keyed(_merged(rule_sets, "money_attributes"), flags=re.I),
+        attribute_words={of: _keyed(_merged(rule_sets, f"{p}attributes"), flags=re.I) for of, p in _ATTRIBUTE_FAMILIES.items()},
         # What is written next to a figure, like the figures themselves, is read in every language:
         # prose in one quotes another ("最多13倍" in an English review).
         qualifiers=_keyed(_merged([*every_profile, common], "qualifiers"), flags=re.I),

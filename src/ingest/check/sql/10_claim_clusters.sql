@@ -1,7 +1,8 @@
 -- What claims are compared under. A claim's scope is its release; else, for a subject named with
--- a number ("A780", "X5 Pro", "Book Air 14": a model, released once, whatever the article), the
--- model ('the model'); else the article it belongs to (its group of renderings, or its document):
--- two articles without a release never compare a feature or a product's figures.
+-- a number ("A780", "X5 Pro", "Book Air 14": a model, released once, whatever the article) or one
+-- the title of its article names (two reviews of the "Inkleaf Pro"), the model ('the model': their
+-- conflicts are only possible); else the article it belongs to (its group of renderings, or its
+-- document): two articles without a release never compare a feature in passing.
 -- Set-valued claims (a model family's sizes, the Python versions a release supports, a feature's
 -- offload targets) corroborate but never conflict; those without a release (a named model's size
 -- "BLOOM-176B", what a named feature can offload to) hold whatever the release.
@@ -15,17 +16,28 @@
 -- Only the claims of `ok` documents count: a duplicate has none, and a document whose file is
 -- gone (`missing`) keeps its rows until `ingest prune` but leaves every check.
 -- Two lists of hedged intervals meet when an interval of one overlaps one of the other: "almost 300"
--- (270-300) and "280+" (280-infinity) both hold 290, so they do not contradict each other.
+-- (270-300) and "280+" (280-infinity) both hold 290, so they do not contradict each other. Two
+-- maxima do not meet: "up to 8 weeks" and "最長6週間" name two different longest lives (`most`), where
+-- "up to 8 weeks" and "6 weeks" may both hold.
 CREATE OR REPLACE MACRO hedges_meet(a, b) AS
-    len(list_filter(a, lambda x: len(list_filter(b, lambda y: x.lo <= y.hi AND y.lo <= x.hi)) > 0)) > 0;
+    len(list_filter(a, lambda x: len(list_filter(b, lambda y: x.lo <= y.hi AND y.lo <= x.hi
+                                                               AND NOT (x.most AND y.most))) > 0)) > 0;
 
 CREATE OR REPLACE VIEW keyed_claims AS
 WITH current_claims AS (
-    SELECT c.* FROM claims c JOIN documents d ON d.doc_id = c.doc_id AND d.status = 'ok'
+    SELECT c.*,
+           -- the product an article without a release is about: its title names the subject
+           -- ("Inkleaf Pro review: …"), as written in the sentence
+           d.release IS NULL AND length(c.subject_text) >= 3
+             AND contains(lower(d.title), lower(c.subject_text)) AS title_names
+    FROM claims c JOIN documents d ON d.doc_id = c.doc_id AND d.status = 'ok'
 ),
 scoped AS (
     SELECT c.*, CASE WHEN coalesce(c.set_valued, false) AND c.release IS NULL THEN 'any release'
                      WHEN c.release IS NULL AND regexp_matches(c.subject, '[0-9]') THEN 'the model'
+                     -- (not in a group of renderings: its titles name the product in several ways,
+                     -- and one scope must hold the whole group)
+                     WHEN c.release IS NULL AND c.title_names AND r.group_id IS NULL THEN 'the model'
                      ELSE coalesce(c.release, 'article ' || coalesce(r.group_id, c.doc_id)) END AS scope,
            CASE WHEN c.unit = 'x' AND c.value_num > 0 AND coalesce(c.value_max, c.value_num) < 1
                 THEN 1 / coalesce(c.value_max, c.value_num) ELSE c.value_num END AS lo_value,
@@ -121,7 +133,8 @@ SELECT c.key_subject, c.attribute, c.scope, c.unit, c.conditions, c.baseline, c.
        list(DISTINCT c.cluster ORDER BY c.cluster) AS clusters,
        min(c.claim_id) AS claim_id, bool_and(c.via_part) AS via_part,
        bool_and(coalesce(c.set_valued, false)) AS corroborate_only,
-       coalesce(list(DISTINCT {'lo': c.hedged_low, 'hi': c.hedged_high}) FILTER (WHERE c.hedged_low IS NOT NULL), [])
+       coalesce(list(DISTINCT {'lo': c.hedged_low, 'hi': c.hedged_high, 'most': c.qualifier = 'up_to'})
+                  FILTER (WHERE c.hedged_low IS NOT NULL), [])
          AS intervals
 FROM claim_clusters c LEFT JOIN renderings r USING (doc_id)
 GROUP BY ALL;
