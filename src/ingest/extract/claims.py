@@ -285,6 +285,7 @@ class ClaimBuilder:
     def _body(self, segment: SegmentInput) -> list[Claim]:
         mentions = self._mentions(segment)
         claims = self._body_claims(segment, mentions) + self._read_figures(segment)
+        # (a span of time is a reading, no entity: "five years", "5年間")
         claims += [c for m in segment.readings if (span := as_duration(m)) for c in self._value_claim(segment, span, mentions)]
         # What "this" in the next sentence refers to: what this one made a claim about, else the
         # sure subject it named last.
@@ -427,10 +428,10 @@ class ClaimBuilder:
 
     def _value_claim(self, segment: SegmentInput, entity: Entity, mentions: list[SubjectMention]) -> list[Claim]:
         attribute = self._value_attribute(segment, entity)
-        # (not what a value was before: "由 26 分钟缩短至 21 分钟" states 21 minutes)
-        before = entity.label != DATE and changed_from(segment.text, segment.lang, segment.readings, entity.start)
-        if attribute is None or before:
+        if attribute is None:
             return []
+        if entity.label != DATE and changed_from(segment.text, segment.lang, segment.readings, entity.start):
+            return []  # what a value was before: "由 26 分钟缩短至 21 分钟" states 21 minutes
         baseline, baseline_span = (None, None)
         if entity.label in (PERCENT, MULTIPLIER):
             baseline, baseline_span = baseline_near(segment.text, segment.lang, entity.start, entity.end)
@@ -439,8 +440,8 @@ class ClaimBuilder:
         # support a context length of up to 128K tokens"): it corroborates what other sources say of
         # the release, never contradicts it (the sentence may speak of a part no name tells); but a
         # span of time is the release's outright ("It will receive security updates for five years":
-        # its support period). A date compares by
-        # its day, a day either way (time zones put one release on two dates).
+        # its support period). A date compares by its day, a day either way (time zones put one
+        # release on two dates).
         of_release = subject is None and entity.label != DATE and (subject := self._fallback_release(segment)) is not None
         of_release = of_release and entity.label != DURATION
         if subject is None:
