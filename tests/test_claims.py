@@ -637,9 +637,10 @@ def test_a_benchmark_score_is_one_value_of_a_model_named_with_a_number_else_only
     """ "83.1 on MATH", "MATHで81.3", "在 MATH 上得分 83.1": a score of the model the sentence names
     (a model of another size is another subject), keyed by the benchmark; not a benchmark named as
     subject, not a platform, hardware or a word that names no benchmark ("99.9 on Black Friday").
-    Of a model named with its size or variant it is one value (two sources' scores of it may
-    contradict), under the sentence's shots and prompting; without such a name, the release's or
-    the family's, and only corroborates (a base model's, a quantised build's or a rival's)."""
+    Of the one model a sentence names with its size or variant it is one value (two sources' scores
+    of it may contradict), under the sentence's shots and prompting; without such a name, the
+    release's or the family's, and with two models in the sentence, it only corroborates (a base
+    model's, a quantised build's or a rival's)."""
     scores = lambda text, lang: {  # noqa: E731
         (c.subject, c.attribute, c.value, c.set_valued, c.conditions)
         for c in claims_of(text, lang, release="quuxlm 2.5")
@@ -657,8 +658,13 @@ def test_a_benchmark_score_is_one_value_of_a_model_named_with_a_number_else_only
     assert scores("QuuxLM2.5-7B-Instruct 的 HumanEval 得分为 84.8。", "zh") == {
         ("quuxlm2-5-7b-instruct", "score_humaneval", "84.8", False, None)
     }
-    assert scores("QuuxLM2.5-7B scores 74.2 on MMLU (5-shot).", "en") == {
-        ("quuxlm2-5-7b", "score_mmlu", "74.2", False, "shots=5")
+    assert scores("QuuxLM2.5-7B scores 74.2 on MMLU (5-shot) and 91.0 on GSM8K.", "en") == {
+        ("quuxlm2-5-7b", "score_mmlu", "74.2", False, "shots=5"),
+        ("quuxlm2-5-7b", "score_gsm8k", "91", False, "shots=5"),
+    }
+    # (two models: which one a score is no rule here tells, so it only corroborates)
+    assert scores("QuuxLM2.5-72B beats Llama-3.1-405B, scoring 83.1 on MATH.", "en") == {
+        ("llama-3-1-405b", "score_math", "83.1", True, None)
     }
     assert scores("It runs 2.5 on Linux and 3.5 on H100; uptime was 99.9 on Black Friday.", "en") == set()
     assert scores("The instruction-tuned model reaches 72.6 on MMLU.", "en") == {("quuxlm", "score_mmlu", "72.6", True, None)}

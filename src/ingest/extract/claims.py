@@ -195,10 +195,12 @@ class ClaimBuilder:
 
     def _score(self, segment: SegmentInput, match: re.Match, benches: Sequence[tuple[int, int]]) -> list[Claim]:
         """A score on a benchmark ("83.1 on MATH", "MATHで81.3", "在 MATH 上得分 83.1"): of the model
-        the sentence names, else of the release. Of a model the sentence names with a number
+        the sentence names, else of the release. Of the one model the sentence names with a number
         ("Qwen2.5-72B-Instruct": its size, its variant) it is one value under the sentence's
         conditions (shots, chain of thought, precision); else it only corroborates: a family's, the
-        section's or the release's score may be a base model's, a quantised build's or a rival's."""
+        section's or the release's score may be a base model's, a quantised build's or a rival's,
+        and of two models in a sentence no rule here tells which one a score is ("X beats Y,
+        scoring 83.1 on MATH")."""
         named = self._relation_subject(segment, match.start(), *match.span(), benches)
         subject = named or self._fallback_release(segment)
         low, high = match.span("bench")  # "2.5 on Linux", "on H100": a platform or hardware is no benchmark
@@ -210,7 +212,9 @@ class ClaimBuilder:
         ):
             return []
         value, (start, end) = f"{float(match['value']):g}", match.span("value")
-        one_model = named is not None and named is not self.section_subject and any(c.isdigit() for c in named.subject)
+        named_with_number = [m for m in self._mentions(segment) if any(c.isdigit() for c in m.subject)]
+        models = {m.subject for m in named_with_number if not any(b_low <= m.start < b_high for b_low, b_high in benches)}
+        one_model = named is not None and named is not self.section_subject and models == {named.subject}
         claim = self._claim(segment, subject, f"score_{slug(match['bench'])}", value, start, end, set_valued=not one_model)
         return [replace(claim, conditions=conditions(segment.text, segment.entities))]
 
