@@ -522,15 +522,16 @@ def test_a_change_shown_only_through_a_third_rendering_is_reported(tmp_path):
     ]
 
 
-def test_a_named_models_scores_and_a_releases_support_period_contradict_across_sources(tmp_path):
-    """Two write-ups of one release: the instruct model's MATH score and the support period differ
-    (both flagged); a base model's score, a score under other shots and an extended support period
-    are other facts (none flagged); "1 year" of warranty and "12 个月" agree."""
+def test_a_named_models_scores_and_a_releases_support_period_conflict_across_sources(tmp_path):
+    """Two write-ups of one release: the instruct model's MATH score differs (a contradiction) and
+    the support period (only possible: `thresholds.POSSIBLE_ONLY`); a base model's score, a score
+    under other shots and an extended support period are other facts (none flagged); "1 year" of
+    warranty and "12 个月" agree."""
     con = ingest(
         tmp_path,
         {
             "a.md": "# Zorblex 3.0 released\n\nZorblex 3.0 ships today.\n\n"
-            "Zorblex-3.0-70B-Instruct scores 83.1 on MATH. Zorblex-3.0-70B scores 61.0 on MATH.\n\n"
+            "Zorblex-3.0-70B-Instruct scores 83.1 on MATH.\n\nZorblex-3.0-70B scores 61.0 on MATH.\n\n"
             "Zorblex-3.0-8B scores 70.2 on MMLU (5-shot).\n\n"
             "The release will receive security updates for five years. Extended support lasts ten years.\n\n"
             "Every Zorblex 3.0 appliance comes with a warranty of 1 year.",
@@ -546,7 +547,7 @@ def test_a_named_models_scores_and_a_releases_support_period_contradict_across_s
     ).fetchall()
     assert found == [
         ("zorblex-3-0-70b-instruct", "score_math", "83.1", "81.3", "contradiction"),
-        ("zorblex", "support_period", "5 years", "3 years", "contradiction"),
+        ("zorblex", "support_period", "5 years", "3 years", "possible"),
     ]
     agreed = con.execute("SELECT attribute, value FROM corroborations WHERE attribute = 'warranty'").fetchall()
     assert agreed == [("warranty", "1 year")]

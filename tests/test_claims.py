@@ -674,7 +674,7 @@ def test_a_benchmark_score_is_one_value_of_a_model_named_with_a_number_else_only
 def test_a_span_of_time_is_a_value_of_what_the_words_next_to_it_say_in_seconds():
     """ "security updates for five years", "5年間サポート", "提供 5 年安全更新": a support period keyed
     alike in three languages and compared in seconds ("1 year" = "12 months"), a battery life or a
-    charging time likewise (their conflicts only possible: `thresholds.SEVERAL_VALUED`); a span no
+    charging time likewise (their conflicts only possible: `thresholds.POSSIBLE_ONLY`); a span no
     word names is no claim."""
     spans = lambda text, lang: {  # noqa: E731
         (c.subject, c.attribute, c.value, c.value_num, c.set_valued)
@@ -739,7 +739,7 @@ def test_a_reduction_is_read_in_the_words_write_ups_use():
 
 def test_a_price_is_a_claim_and_a_model_number_is_no_release():
     """A price where a word says so ("starts at", "售价", "価格"), of a product that has one per
-    configuration, market and date: its conflicts are only possible (`thresholds.SEVERAL_VALUED`).
+    configuration, market and date: its conflicts are only possible (`thresholds.POSSIBLE_ONLY`).
     "L9", "A780发布": a model's name, not release 9 of "L" (a review's zh write-up keyed its facts
     to "l 9")."""
     for text, lang in (
@@ -758,7 +758,7 @@ def test_a_price_is_a_claim_and_a_model_number_is_no_release():
 def test_a_physical_measure_is_a_claim():
     """Battery, screen, charger and clock figures made no claim: two write-ups agreeing on "5,000 mAh"
     / "5000mAh" met nothing (a review). A device has several of each, so their conflicts are only
-    possible (`thresholds.SEVERAL_VALUED`)."""
+    possible (`thresholds.POSSIBLE_ONLY`)."""
     for text, lang in (
         ("The AX9 has a 5,000 mAh battery and a 6.1-inch screen.", "en"),
         ("AX9は5000mAhのバッテリーと6.1インチの画面を備える。", "ja"),

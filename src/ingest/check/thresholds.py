@@ -14,9 +14,11 @@ CONFLICT_EXPLICIT_RELEASE = 0.2
 CONFLICT_EXPLICIT_SUBJECT = 0.15
 CONFLICT_WHOLE_SUBJECT = 0.15
 # ...and only possible for attributes (or their prefixes) a product has several values of, which
-# no rule here tells apart: a price per configuration, market and date, several of each physical
-# measure, a battery life per use, a charging time per charge level, a training time per phase.
-SEVERAL_VALUED = "^(price|measure_|battery_life|charge_time|training_time)"
+# no rule here tells apart (a price per configuration, market and date, several of each physical
+# measure, a battery life per use, a charging time per charge level, a training time per phase),
+# or that the word keying them says too little of ("supported for three years": the support
+# period, or how long a feature has been supported).
+POSSIBLE_ONLY = "^(price|measure_|battery_life|charge_time|training_time|support_period|warranty)"
 
 # Maturity values that agree with one another (`extract.rules.RELEASE_STATUSES`), as an SQL list.
 RELEASED = tuple(sorted(rules.RELEASE_STATUSES))

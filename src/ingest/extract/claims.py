@@ -466,7 +466,7 @@ class ClaimBuilder:
             entity,
             baseline,
             # (a price, a measure or a battery life is one value here, its conflicts only possible:
-            # `thresholds.SEVERAL_VALUED`)
+            # `thresholds.POSSIBLE_ONLY`)
             set_valued=of_release or (entity.label == DATE and day is None),
         )
         return [replace(claim, value_num=day, value_tol=_DATE_TOLERANCE_DAYS) if day is not None else claim]

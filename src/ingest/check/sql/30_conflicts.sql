@@ -60,7 +60,7 @@ contradictions AS (
            -- announcement, another the release; so are the values of what has several)
            CASE WHEN w.confidence >= {CONTRADICTION_CONFIDENCE} AND w.release IS NOT NULL
                  AND try_cast(w.value_a AS DATE) IS NULL
-                 AND NOT regexp_matches(w.attribute, {SEVERAL_VALUED}) THEN 'contradiction'
+                 AND NOT regexp_matches(w.attribute, {POSSIBLE_ONLY}) THEN 'contradiction'
                 ELSE 'possible' END AS severity,
            value_conflict_text(w.attribute, w.docs_a, w.value_a, w.docs_b, w.value_b, w.scope, w.conditions) AS explanation,
            w.evidence_a, w.evidence_b, w.evidence_en_a, w.evidence_en_b,
