@@ -531,7 +531,7 @@ def test_a_named_models_scores_and_a_releases_support_period_conflict_across_sou
         tmp_path,
         {
             "a.md": "# Zorblex 3.0 released\n\nZorblex 3.0 ships today.\n\n"
-            "Zorblex-3.0-70B-Instruct scores 83.1 on MATH.\n\nZorblex-3.0-70B scores 61.0 on MATH.\n\n"
+            "Zorblex-3.0-70B-Instruct scores 83.1 on MATH. Zorblex-3.0-70B scores 61.0 on MATH.\n\n"
             "Zorblex-3.0-8B scores 70.2 on MMLU (5-shot).\n\n"
             "The release will receive security updates for five years. Extended support lasts ten years.\n\n"
             "Every Zorblex 3.0 appliance comes with a warranty of 1 year.",

@@ -22,6 +22,14 @@ def test_english_does_not_split_inside_identifiers_or_numbers():
     ]
 
 
+def test_a_sentence_ends_after_a_capitalised_word_but_not_after_an_initial():
+    """ "83.1 on MATH. Zorblex…" and "Qwen2.5-72B. It…" are two sentences each (one segment had given
+    one model's score to the other); "J. Smith" and "U.S. Army" stay whole."""
+    assert texts("It scores 83.1 on MATH. Zorblex scores 61.0.") == ["It scores 83.1 on MATH.", "Zorblex scores 61.0."]
+    assert texts("The flagship is Qwen2.5-72B. It is open.") == ["The flagship is Qwen2.5-72B.", "It is open."]
+    assert texts("Written by J. Smith for the U.S. Army. It works.") == ["Written by J. Smith for the U.S. Army.", "It works."]
+
+
 def test_list_items_and_table_rows_are_segments():
     md = "- 第一项。第二句。\n\n| a | b |\n|---|---|\n| 1 | 2 |\n"
     assert texts(md, "markdown") == ["第一项。第二句。", "a | b", "1 | 2"]

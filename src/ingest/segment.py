@@ -22,10 +22,11 @@ MAX_SEGMENT_CHARS = 400
 _CLOSERS = "".join(chr(code) for code in range(0x10000) if unicodedata.category(chr(code)) in ("Pe", "Pf")) + '">'
 # A sentence ends at ! ? and every language's own sentence ends (。！？), with the brackets it closes.
 _HARD_END = re.compile(rf"[!?{re.escape(sentence_end_chars())}]+[{re.escape(_CLOSERS)}]*")
-# A full stop ends a sentence only before whitespace and a capital or CJK character,
-# so "torch.compile", "2.5" and "e.g. this" stay whole.
+# A full stop ends a sentence only before whitespace and a capital or CJK character, and not after
+# an initial ("J. Smith", "U.S. Army"), so "torch.compile", "2.5" and "e.g. this" stay whole and
+# "83.1 on MATH. The base model…", "Qwen2.5-72B. It…" do not.
 _LATIN_END = re.compile(
-    r"(?<![A-Z])(?<!\be\.g)(?<!\bi\.e)(?<!\betc)(?<!\bvs)(?<!\bFig)(?<!\bNo)\."
+    r"(?<!\b[A-Z])(?<!\be\.g)(?<!\bi\.e)(?<!\betc)(?<!\bvs)(?<!\bFig)(?<!\bNo)\."
     r"(?=\s+[A-Z\u3040-\u30ff\u4e00-\u9fff])"
 )
 # Where an overlong sentence may be cut: after a clause mark of any language or a comma, semicolon
