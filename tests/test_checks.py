@@ -571,3 +571,17 @@ def test_two_maxima_differ_and_a_product_two_titles_name_is_compared_without_a_r
     assert agreed == [("price", "249 USD", 2)]
     exact = {**reviews, "b.md": "# Inkleaf Pro hands-on\n\nThe Inkleaf Pro battery lasts 6 weeks."}
     assert ingest(tmp_path / "exact", exact).execute(battery).fetchall() == [("hedged_overlap", "note", "8 weeks", "6 weeks")]
+
+
+def test_a_models_score_stated_alone_meets_one_stated_beside_another_models(tmp_path):
+    """Without a release, a model's score one sentence states alone (one value) and one stated beside
+    a smaller model's (only corroborating) are both the model's: they agree."""
+    con = ingest(
+        tmp_path,
+        {
+            "a.md": "# Quux-3 released\n\nThe flagship Quux-3 70B scores 86.1 on MMLU and 82.4 on HumanEval.",
+            "b.md": "# Quux-3 发布\n\n评测中，Quux-3 70B 的 MMLU 得分为 86.1，而最小的 Quux-3 8B 的 MMLU 得分为 68.3。",
+        },
+    )
+    agreed = con.execute("SELECT subject, attribute, value, n_sources FROM corroborations").fetchall()
+    assert agreed == [("quux-3-70b", "score_mmlu", "86.1", 2)]

@@ -33,8 +33,10 @@ WITH current_claims AS (
     FROM claims c JOIN documents d ON d.doc_id = c.doc_id AND d.status = 'ok'
 ),
 scoped AS (
-    SELECT c.*, CASE WHEN coalesce(c.set_valued, false) AND c.release IS NULL THEN 'any release'
-                     WHEN c.release IS NULL AND regexp_matches(c.subject, '[0-9]') THEN 'the model'
+    SELECT c.*, CASE WHEN c.release IS NULL AND regexp_matches(c.subject, '[0-9]') THEN 'the model'
+                     -- (set-valued or not: a model's score stated alone and one stated beside a
+                     -- rival's must meet)
+                     WHEN coalesce(c.set_valued, false) AND c.release IS NULL THEN 'any release'
                      -- (not in a group of renderings: its titles name the product in several ways,
                      -- and one scope must hold the whole group)
                      WHEN c.release IS NULL AND c.title_names AND r.group_id IS NULL THEN 'the model'
