@@ -191,7 +191,7 @@ def changed_from(text: str, lang: str, readings: Sequence[Reading], start: int) 
     word turning from it right before it (`former_before`: "takes 21 minutes, down from 26 minutes").
     Not "cut by 30% to 2 hours" (another unit), nor "3万9800円から" (a price from which none follows)."""
     rules = rules_for(lang).for_text(text)
-    figures = sorted((r for r in readings if r.kind in _FIGURE_KINDS), key=lambda r: r.start)
+    figures = [r for r in readings if r.kind in _FIGURE_KINDS]  # (in text order, as `reader.read` gives them)
     for this, then in itertools.pairwise(figures):
         if (this.kind, this.unit) != (then.kind, then.unit):
             continue

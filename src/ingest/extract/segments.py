@@ -21,4 +21,4 @@ class SegmentInput:
     text_en: str | None
     section: str | None
     entities: Sequence[Entity]
-    readings: Sequence[Reading] = ()
+    readings: Sequence[Reading] = ()  # in text order (`reader.read`)
