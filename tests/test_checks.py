@@ -111,11 +111,11 @@ def test_supported_versions_corroborate_and_never_conflict(tmp_path):
     ).fetchall() == [("3.12", 2, [])]
 
 
-def test_least_versions_corroborate_and_never_conflict(tmp_path):
+def test_least_versions_corroborate_and_only_possibly_conflict(tmp_path):
     """A minimum is often a part's, a platform's or a feature's (an adversarial review's cases: "the
     command-line client requires Node.js 18 or later" / "のサーバーは Node.js 20 以降が必要"): two
-    write-ups naming two minimums of one dependency do not contradict; two naming one corroborate,
-    and a recommended one is another fact."""
+    write-ups naming two minimums of one dependency are a possible conflict, never a contradiction;
+    two naming one corroborate, and a recommended one is another fact."""
     con = ingest(
         tmp_path,
         {
@@ -124,7 +124,9 @@ def test_least_versions_corroborate_and_never_conflict(tmp_path):
             "c.txt": "Quuxly 3.5 リリース\nサーバーは Frobdb 1.1.1 以降が必要で、Frobdb 3.0 以降が推奨されている。",
         },
     )
-    assert con.execute("SELECT count(*) FROM conflicts").fetchone()[0] == 0
+    assert con.execute("SELECT attribute, severity, value_a, value_b FROM conflicts").fetchall() == [
+        ("minimum_frobdb", "possible", "1.1", "1.1.1")
+    ]
     assert con.execute("SELECT attribute, value, n_sources FROM corroborations WHERE subject = 'quuxly'").fetchall() == [
         ("minimum_frobdb", "1.1.1", 2)
     ]

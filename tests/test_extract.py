@@ -176,6 +176,8 @@ def test_percentage_ranges_are_one_entity():
     [
         ("最大75%のスピード向上", "up_to"),
         ("高达 75% 的速度提升", "up_to"),
+        ("导出时的速度最多可提升 2 倍", "up_to"),  # a modal and a verb between
+        ("的查询速度最高可达 4 倍", "up_to"),
         ("up to 75% faster", "up_to"),
         ("約97.5%のモデル", "about"),
         ("2 倍以上向上", "over"),

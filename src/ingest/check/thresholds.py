@@ -17,8 +17,9 @@ CONFLICT_WHOLE_SUBJECT = 0.15
 # no rule here tells apart (a price per configuration, market and date, several of each physical
 # measure, a battery life per use, a charging time per charge level, a training time per phase),
 # or that the word keying them says too little of ("supported for three years": the support
-# period, or how long a feature has been supported).
-POSSIBLE_ONLY = "^(price|measure_|battery_life|charge_time|training_time|support_period|warranty)"
+# period, or how long a feature has been supported), or that may be a part's ("the CLI requires
+# Node.js 18 or later": the least version of a dependency).
+POSSIBLE_ONLY = "^(price|measure_|battery_life|charge_time|training_time|support_period|warranty|minimum_|recommended_)"
 
 # Maturity values that agree with one another (`extract.rules.RELEASE_STATUSES`), as an SQL list.
 RELEASED = tuple(sorted(rules.RELEASE_STATUSES))

@@ -27,15 +27,20 @@ import re
 from collections.abc import Sequence
 from dataclasses import replace
 from datetime import date
+from functools import lru_cache
 
-from ..lang import common_rules
+from ..lang import common_rules, every_language
 from ..records import HEADING, TABLE_ROW, Claim, cell_spans
 from .clauses import clause_bounds, comma_part
 from .conditions import conditions
 from .entities import COUNT, DATE, DURATION, HARDWARE, MATURITY, MULTIPLIER, PERCENT, QUANTITY, VERSION, Entity, as_duration
 from .glossary import SubjectMention, glossary
-from .notation import hedged_bounds, model_size
+from .notation import alternation, hedged_bounds, model_size
 from .phrases import (
+    DROPPED,
+    MENTIONED,
+    MINIMUM,
+    RECOMMENDED,
     attribute_near,
     baseline_near,
     changed_from,
@@ -43,6 +48,7 @@ from .phrases import (
     is_baseline,
     is_former,
     share_of_counted,
+    support_ends_around,
     terms,
 )
 from .reader import DATE as DATE_READING
@@ -83,6 +89,7 @@ _QUANTITY_ATTRIBUTES = {
     "TFLOPS": "compute",
 }
 _RELEASE_WIDE_COUNTS = {"contributors", "commits"}
+_LEAST = (f"{MINIMUM}_", f"{RECOMMENDED}_")  # the least versions of a dependency a release requires or recommends
 # A benchmark's name has two capitals or digits ("MATH", "HumanEval", "GSM8K", "Arena-Hard"): "99.9 on
 # Black Friday" or "2.5 on Fedora" scores nothing.
 _BENCHMARK_NAME = re.compile(r"(?:[^A-Z0-9]*[A-Z0-9]){2}")
@@ -111,6 +118,7 @@ class ClaimBuilder:
         self.release, self.release_source = self.doc_release, self.doc_release_source
         self.lang = lang
         self.section_subject: SubjectMention | None = None
+        self.section_joined = False  # the section's heading joins its subject to another topic
         self.previous_subject: SubjectMention | None = None  # the first sure subject of the sentence before
         self.section_maturity: str | None = None
         self.column_maturity: list[str | None] = []
@@ -258,6 +266,8 @@ class ClaimBuilder:
     def _heading(self, segment: SegmentInput) -> list[Claim]:
         mentions = self._mentions(segment)
         self.section_subject = tagged_feature(segment.text, segment.entities) or head_mention(mentions, segment.lang)
+        # ("性能：VACUUM 与批量导出", "Vacuum and bulk export": the section speaks of more than its subject)
+        self.section_joined = self.section_subject is not None and _joined(segment.text, self.section_subject)
         # (a heading may name another release of the article's product, listed or not: "vLLM 0.5 の変更点")
         named = releases_in(segment.entities, [self.doc_product] if self.doc_product else [])
         if segment.text == self.title and self.doc_release in named:
@@ -371,7 +381,8 @@ class ClaimBuilder:
           later"): `minimum_<product>`, `recommended_<product>` (a minimum is often a part's or a
           platform's: "the CLI requires Node.js 18 or later");
         - the platforms and hardware it names ("Linux バイナリ", "Windows 上", "AWS Graviton 处理器"):
-          `mentions_platform`, `mentions_hardware`."""
+          `mentions_platform` (`drops_platform` where a word ending support is in its part of the
+          sentence: "Support for the AIX operating system has been removed"), `mentions_hardware`."""
         release = self._sentence_release(segment)
         if release[0] is None:
             return []
@@ -394,15 +405,17 @@ class ClaimBuilder:
         # builds") may name its platforms and hardware: they are not this release's.
         if not any(v.product != product and is_release_product(v.product) for v in versions):
             named += [
-                ("mentions_platform", p.norm, p.start, p.end, release)
+                (f"{_platform_status(segment, p.start)}_platform", p.norm, p.start, p.end, release)
                 for p in platforms_in(segment.text)
                 if not any(v.start <= p.start < v.end for v in versions)  # "macOS 12" is a version of macOS
             ]
             named += [
                 ("mentions_hardware", e.norm, e.start, e.end, release) for e in segment.entities if e.label == HARDWARE and e.norm
             ]
+        # (the least version of a product a release requires or recommends is one value, its
+        # conflicts only possible: `thresholds.POSSIBLE_ONLY`)
         return [
-            self._claim(segment, subject, attribute, value, start, end, set_valued=True, release=of)
+            self._claim(segment, subject, attribute, value, start, end, set_valued=not attribute.startswith(_LEAST), release=of)
             for attribute, value, start, end, of in named
         ]
 
@@ -530,15 +543,18 @@ class ClaimBuilder:
         # part of the sentence names ("The standard X7 has a 6.3-inch display" in an article headed
         # by the X7 Pro); a sure subject in the sentence; else the one a sentence opening with
         # "this"/"これ" refers back to; else the section's; only then a name the glossary does not
-        # know (a name in the sentence may be a benchmark or a workload).
+        # know (a name in the sentence may be a benchmark or a workload), but before the subject of
+        # a heading that joins it to another topic ("性能：VACUUM 与批量导出": "使用 COPY 导出…时，
+        # 速度最多可提升 2 倍" is COPY's).
         model = models_named(segment.text, entity.start, entity.end) if entity.label == QUANTITY else []
         subject = (
             nearest([m for m in specific if m in in_clause], entity.start, entity.end)
             or nearest(model, entity.start, entity.end)
             or nearest(specific, entity.start, entity.end)
             or (self.previous_subject if opens_pointing_back(segment.text, segment.lang) else None)
-            or self.section_subject
+            or (None if self.section_joined else self.section_subject)
             or nearest(in_clause, entity.start, entity.end)
+            or self.section_subject
         )
         return subject or (self._release_subject() if entity.label == COUNT else None)
 
@@ -657,6 +673,22 @@ class ClaimBuilder:
         if subject is self.section_subject:
             return "heading"
         return "glossary" if subject.subject in glossary() else "name"
+
+
+def _platform_status(segment: SegmentInput, position: int) -> str:
+    return DROPPED if support_ends_around(segment.text, segment.lang, position) else MENTIONED
+
+
+def _joined(text: str, mention: SubjectMention) -> bool:
+    """Whether a conjunction of any language joins `mention` to the words next to it ("VACUUM 与批量导出")."""
+    after, before = _joiners()
+    return bool(after.match(text, mention.end) or before.search(text, 0, mention.start))
+
+
+@lru_cache(maxsize=1)
+def _joiners() -> tuple[re.Pattern, re.Pattern]:
+    words = alternation([str(word) for word in every_language("conjunctions")])
+    return re.compile(rf"\s?(?:{words})(?![A-Za-z])", re.I), re.compile(rf"(?<![A-Za-z])(?:{words})\s?$", re.I)
 
 
 def _day_number(norm: str) -> int | None:

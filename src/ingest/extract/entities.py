@@ -17,11 +17,12 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from ..lang import common_rules
+from ..lang import common_rules, every_language
 from . import reader
-from .notation import canonical, patterns, vocabulary
+from .clauses import comma_part
+from .notation import alternation, canonical, patterns, vocabulary
 from .reader import MODEL_SIZE_MIN, Reading, read
-from .rules import Lexical, Rules, hardware_in, maturity_in, rules_for
+from .rules import Lexical, Rules, hardware_in, maturity_in, product_name_pattern, product_named, rules_for
 
 VERSION, HARDWARE, PERCENT, MULTIPLIER = "VERSION", "HARDWARE", "PERCENT", "MULTIPLIER"
 QUANTITY, COUNT, DATE, MATURITY = "QUANTITY", "COUNT", "DATE", "MATURITY"
@@ -200,9 +201,51 @@ def entities_of(text: str, readings: Sequence[Reading], lang: str | None, contex
     words, non-overlapping, in order."""
     rules = (rules_for(lang, context) if context and context != lang else rules_for(lang)).for_text(text)
     labelled = [_with_text(entity, text) for reading in readings if (entity := _labelled(reading, text, rules))]
+    labelled += _versions_named_apart(text, readings, rules)
     return _resolve_overlaps(
         [*labelled, *_lexical(HARDWARE, hardware_in(text, rules)), *_lexical(MATURITY, maturity_in(text, rules))]
     )
+
+
+def _versions_named_apart(text: str, readings: Sequence[Reading], rules: Rules) -> list[Entity]:
+    """A bare version that a version word comes right before or a minimum cue right after
+    ("バージョン4.37.0以降", "建议使用 4.37.0 及以上版本", "version 20 or later") is a version of the
+    product the segment names last before it, where no version comes between the two (the name's
+    own or another's: not "Kubix 1.31 ships version 2 of the API"), and where the name is in the
+    version's part of the sentence, commas bounding it ("It needs Node.js version 20 or later"),
+    or a word says it is a dependency ("Hugging FaceのTransformersライブラリで利用する場合、バージョン
+    4.37.0以降が推奨": `dependency_kinds` in lang/<code>/rules.yaml). Not "このWindowsサポートは、
+    バージョン0.14.5以降で利用可能": the release's own."""
+    found = []
+    for version in readings:
+        if version.kind != reader.VERSION or version.name:
+            continue
+        before = text[max(0, version.start - 12) : version.start].rstrip().lower()
+        cued = before.endswith(tuple(word.lower() for word in vocabulary().version_words))
+        if not (cued or rules.minimum_after.match(text, version.end)):
+            continue
+        names = [m for m in _product_names().finditer(text, 0, version.start) if product_named(m["name"])]
+        if not names:
+            continue
+        name = names[-1]
+        between = any(other.kind == reader.VERSION and name.start("name") <= other.start < version.start for other in readings)
+        apart = name.start("name") < comma_part(text, version.start, version.end)[0]
+        if between or (apart and not _dependency_kind().match(text, name.end())):
+            continue
+        product = product_named(name["name"])
+        norm = f"{product} {version.norm}"
+        found.append(Entity(VERSION, version.text, version.start, version.end, norm, product=product, version=version.norm))
+    return found
+
+
+@lru_cache(maxsize=1)
+def _product_names() -> re.Pattern:
+    return re.compile(product_name_pattern())
+
+
+@lru_cache(maxsize=1)
+def _dependency_kind() -> re.Pattern:
+    return re.compile(rf"\s?(?:{alternation(every_language('dependency_kinds'))})(?![A-Za-z])", re.I)
 
 
 def find_entities(text: str, lang: str | None, context: str | None = None) -> list[Entity]:

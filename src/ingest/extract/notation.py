@@ -193,6 +193,8 @@ class Vocabulary:
     words: dict[str, float]  # number words ("two", "dozen")
     articles: tuple[str, ...]  # articles that count one ("a year", "a hundred")
     rate_before: tuple[str, ...]  # words after which an article is "per" ("three times a week")
+    topic_markers: tuple[str, ...]  # marks after the noun a figure with no noun after it counts ("サイズは7種類")
+    total_prefixes: tuple[str, ...]  # ...and words between that mark and the figure ("全7種類")
     durations: dict[str, float]  # units of time in seconds ("years"): an article before one counts one
     scales: dict[str, float]  # "million"
     multipliers: dict[str, float]  # words that are a factor by themselves ("twice", "翻倍", "half")
@@ -233,6 +235,8 @@ def vocabulary() -> Vocabulary:
         words={k.lower(): float(v) for k, v in merged("words")},
         articles=longest_first(w.lower() for w in merged("articles")),
         rate_before=longest_first(w.lower() for w in merged("rate_before")),
+        topic_markers=longest_first(merged("topic_markers")),
+        total_prefixes=longest_first(merged("total_prefixes")),
         durations={str(unit): float(seconds) for unit, seconds in common["durations"].items()},
         scales={k.lower(): float(v) for k, v in merged("scales")},
         multipliers={k.lower(): float(v) for k, v in merged("multipliers")},

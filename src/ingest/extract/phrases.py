@@ -18,9 +18,10 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ..lang import every_language
 from .clauses import COMMA, clause_bounds, comma_part
 from .entities import COUNT, QUANTITY, VERSION, Entity
-from .notation import version_number
+from .notation import alternation, version_number
 from .reader import MULTIPLIER, NUMBER, PERCENT, Reading
 from .rules import Rules, product_named, relation_joiners, rules_for
 from .subjects import is_generic
@@ -28,6 +29,10 @@ from .subjects import is_generic
 _SUPPORT_WINDOW = 12  # characters between a dependency's version and the word saying it is supported
 _ATTRIBUTE_WINDOW_AFTER = 14
 _ATTRIBUTE_WINDOW_BEFORE = 24
+# ...or, in spaced text, to the end of the third word after the figure, where characters would cut
+# the noun off its modifiers ("up to 2x better write throughput"); a conjunction ends the figure's
+# phrase ("lasts 20 hours and charges in 45 minutes": charging is the next figure's).
+_WORDS_AFTER = 3
 
 
 def baseline_near(text: str, lang: str, start: int, end: int) -> tuple[str | None, tuple[int, int] | None]:
@@ -50,7 +55,9 @@ def attribute_near(text: str, lang: str, start: int, end: int, of: str = "figure
     keyed = rules_for(lang).attribute_words[of]
     if of == "date":
         return _nearest_keyword(keyed, text, start, end, low, high)
-    close = max(low, start - _ATTRIBUTE_WINDOW_BEFORE), min(high, end + _ATTRIBUTE_WINDOW_AFTER)
+    words = _words_after().match(text, end)
+    after = max(end + _ATTRIBUTE_WINDOW_AFTER, words.end() if words else end)
+    close = max(low, start - _ATTRIBUTE_WINDOW_BEFORE), min(high, after)
     found = _nearest_keyword(keyed, text, start, end, *close)
     return found or (_nearest_keyword(keyed, text, start, end, low, high) if of == "duration" else None)
 
@@ -154,6 +161,13 @@ def dependency_versions(text: str, lang: str, entities: Sequence[Entity]) -> lis
             recommended = rules.recommends.search(text, *comma_part(text, entity.start, entity.end))
             status[entity.start] = RECOMMENDED if recommended else MINIMUM
     return [(e, status.get(e.start, MENTIONED)) for e in versions]
+
+
+def support_ends_around(text: str, lang: str, position: int) -> bool:
+    """Whether a word ending support is in the part of the sentence around `position`, commas
+    bounding it ("Support for the AIX operating system has been removed", "AIXはサポート対象から外れた")."""
+    low, high = comma_part(text, position, position)
+    return any(pattern.search(text, low, high) for pattern in rules_for(lang).for_text(text).support_ended)
 
 
 def _least_versions(text: str, rules: Rules, versions: list[Entity]) -> list[Entity]:
@@ -275,6 +289,12 @@ def compares_with_release(text: str, lang: str, entity: Entity) -> bool:
     name = text[entity.start : number.start() if number is not None else entity.end].split()
     text = text[: entity.start] + (name[-1] if name else "") + text[entity.end :]
     return any(match.start("base") == entity.start for pattern in _any_case(lang) for match in pattern.finditer(text))
+
+
+@functools.lru_cache(maxsize=1)
+def _words_after() -> re.Pattern:
+    joiners = alternation(word for word in every_language("conjunctions") if word.isascii())
+    return re.compile(rf"(?:[\s-]+(?!(?:{joiners})\b)[A-Za-z][\w'-]*){{1,{_WORDS_AFTER}}}", re.I)
 
 
 @functools.lru_cache(maxsize=16)

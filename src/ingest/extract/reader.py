@@ -505,8 +505,9 @@ class _Reader:
             return replace(reading, unit=currency)
         unit, unit_end = self._unit_at(reading.end)
         if unit is None:
-            named = _AFTER_A_NAME.search(self.text, 0, reading.start)  # then it counts nothing
-            return reading if named else replace(reading, counted=self._counted(reading.end))
+            if _AFTER_A_NAME.search(self.text, 0, reading.start):  # then it counts nothing
+                return reading
+            return replace(reading, counted=self._counted(reading.end) or self._counted_before(reading.start))
         reading = replace(reading, unit=unit)
         half = next((h for h in vocabulary().halves if self.text.startswith(h, unit_end)), None)
         if half and reading.value is not None and reading.value == reading.value_max and reading.kind == NUMBER:
@@ -570,14 +571,29 @@ class _Reader:
         latin = _LATIN_WORD_AFTER.match(rest)
         if latin:
             return " ".join(word_concepts(latin[1], "en")) or None
+        return self._noun_concepts(rest[:length] for length in range(min(4, len(rest)), 0, -1))
+
+    def _counted_before(self, start: int) -> str | None:
+        """What a figure with no noun after it counts, where the noun is the topic before it
+        ("モデルのサイズは全7種類で": sizes; `topic_markers` and `total_prefixes` of the numbers):
+        the concepts of the longest word of up to four letters ending at the mark."""
+        words = vocabulary()
+        before = self.text[max(0, start - _COUNTED_WINDOW) : start].rstrip()
+        before = before.removesuffix(next((p for p in words.total_prefixes if before.endswith(p)), ""))
+        marker = next((m for m in words.topic_markers if before.endswith(m)), None)
+        if marker is None:
+            return None
+        noun = before[: -len(marker)]
+        return self._noun_concepts(noun[-length:] for length in range(min(4, len(noun)), 0, -1))
+
+    def _noun_concepts(self, candidates: Iterable[str]) -> str | None:
+        """The concepts of the first candidate word the lexicon knows, in the segment's language."""
         lang = self.rules.langs[0]
         grammar = profile(lang).script.grammar
-        for length in range(min(4, len(rest)), 0, -1):
-            word = rest[:length]
+        for word in candidates:
             if word.isascii() or not word.isalpha() or (grammar and re.fullmatch(f"[{grammar}]+", word)):
                 continue  # (letters of grammar are no noun: "100以上にのぼる")
-            concepts = word_concepts(word, lang)
-            if concepts:
+            if concepts := word_concepts(word, lang):
                 return " ".join(concepts[:_COUNTED_CONCEPTS])
         return None
 

@@ -172,7 +172,7 @@ def rules_for(*codes: str | None) -> Rules:
         minimum_after=re.compile(_alternation(_minimum_versions(rule_sets, "after")), re.I),
         minimum_before=re.compile(rf"(?:{_alternation(_minimum_versions(rule_sets, 'before'))})$", re.I),
         minimum_stated=[
-            re.compile(p.replace("{name}", _product_name()).replace("{version}", _STATED_VERSION), re.I)
+            re.compile(p.replace("{name}", product_name_pattern()).replace("{version}", _STATED_VERSION), re.I)
             for p in _minimum_versions(rule_sets, "stated")
         ],
         recommends=re.compile(_alternation(_minimum_versions(rule_sets, "recommended")), re.I),
@@ -212,7 +212,7 @@ def _minimum_versions(rule_sets: list[dict], part: str) -> list[str]:
 _STATED_VERSION = rf"(?P<ver>\d+(?:\.\d+){{0,3}}){_EDGE_AFTER}"
 
 
-def _product_name() -> str:
+def product_name_pattern() -> str:
     """A product's name in a phrase: one lang/common.yaml lists or one shaped like a name (`open_versions`),
     as the group `name` (written as it is: only the words around it ignore case)."""
     listed = _alternation([name for p in common_rules()["products"] for name in p["names"]])
@@ -308,13 +308,13 @@ def versions_in(text: str, rules: Rules) -> Iterator[Lexical]:
             # "Download SDK 7.0", "Python SDK 1.2", "iOS SDK 11.0" (not iOS 11.0): the kind is all the name there is
             name, start = match["kind"].lstrip(" \t_-"), match.end("kind") - len(match["kind"].lstrip(" \t_-"))
         product = _slug(name)
-        # (a product of the list whose own pattern did not take this is not one of its versions: "Python 3.8-3.11")
+        # (a listed product its own pattern did not take has no version here, "Python 3.8-3.11", unless in lower case: a package)
         # ("PostgreSQL 16.3 Released", "Next.js 14.2 or later": a release or minimum cue makes a
         # score-shaped number a version, as it makes a bare major one)
         scored = _reads_as_a_score(version) and not _version_cue().match(text, match.end())
         # ("L9", "A780发布": a model's name, not a version glued to a name of one letter or ending in a digit)
         model_number = match.start("ver") == match.end("name") and (len(name) == 1 or name[-1].isdigit())
-        if name.casefold() in not_names() or product in known_products() or scored or model_number:
+        if name.casefold() in not_names() or (product in known_products() and not name.islower()) or scored or model_number:
             continue
         version = version_number(version)
         yield Lexical(text[start : match.end()], start, match.end(), f"{product} {version}", product, version)
@@ -364,7 +364,7 @@ def _open_version() -> re.Pattern:
     return re.compile(
         # ASCII edges: a CJK character next to the name or the version is no part of either ("在Llama 3.1上")
         # ("Quuxly® 3.5": a registered mark between name and version)
-        rf"(?<![A-Za-z0-9_.\-/@#])(?P<name>{shapes['name']}){_kind_word()}®?\s?(?:v(?=\d))?(?P<ver>{shapes['version']})"
+        rf"(?<![A-Za-z0-9_.\-/@#])(?P<name>{shapes['name']}|{shapes['lower_name']}){_kind_word()}®?\s?(?:v(?=\d))?(?P<ver>{shapes['version']})"
         r"(?![A-Za-z0-9_%×]|\.\d|\s?[-–~]\s?\d)"  # not a range ("Foo 3.8-3.11")
     )
 
