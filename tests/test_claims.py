@@ -14,12 +14,12 @@ from ingest.extract.subjects import points_back
 from ingest.segment import segment
 
 
-def claims_of(text: str, lang: str, fmt: str = "text", release: str | None = "pytorch 2.5"):
+def claims_of(text: str, lang: str, fmt: str = "text", release: str | None = "pytorch 2.5", title: str | None = None):
     inputs = [
         SegmentInput(s.seg_idx, s.kind, lang, s.text, None, s.section, find_entities(s.text, lang), read(s.text, lang))
         for s in segment(clean(text, fmt))
     ]
-    return build_claims("doc", lang, release, inputs)
+    return build_claims("doc", lang, release, inputs, title=title)
 
 
 def facts(claims) -> set[tuple]:
@@ -540,6 +540,10 @@ def test_a_heading_joining_its_subject_to_another_topic_gives_way_to_the_sentenc
     for heading, subject in (("性能：VACUUM 与批量导出", "copy"), ("性能：VACUUM", "vacuum")):
         claims = claims_of(f"## {heading}\n\n{sentence}\n", "zh", fmt="markdown", release="quuxdb 17")
         assert {(c.subject, c.attribute) for c in claims} == {(subject, "speedup")}, heading
+    # a title joining two products keeps its subject: the sentence's other name is a baseline
+    title = "Quuxly R80 and R60 announced"
+    text = f"# {title}\n\nQuuxly claims 1.6x the rasterisation performance of the previous-generation R70.\n"
+    assert {c.subject for c in claims_of(text, "en", fmt="markdown", release=None, title=title)} == {"quuxly-r80"}
 
 
 def test_a_platform_word_that_is_a_version_or_a_common_noun_is_no_platform():

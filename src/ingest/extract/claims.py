@@ -266,8 +266,10 @@ class ClaimBuilder:
     def _heading(self, segment: SegmentInput) -> list[Claim]:
         mentions = self._mentions(segment)
         self.section_subject = tagged_feature(segment.text, segment.entities) or head_mention(mentions, segment.lang)
-        # ("性能：VACUUM 与批量导出", "Vacuum and bulk export": the section speaks of more than its subject)
-        self.section_joined = self.section_subject is not None and _joined(segment.text, self.section_subject)
+        # ("## 性能：VACUUM 与批量导出", "## Vacuum and bulk export": the section speaks of more than its
+        # subject; not a title, "Arcwright R80 and R60 announced", whose sentences name baselines)
+        joined = self.section_subject is not None and _joined(segment.text, self.section_subject)
+        self.section_joined = joined and segment.text != self.title
         # (a heading may name another release of the article's product, listed or not: "vLLM 0.5 の変更点")
         named = releases_in(segment.entities, [self.doc_product] if self.doc_product else [])
         if segment.text == self.title and self.doc_release in named:
@@ -680,14 +682,15 @@ def _platform_status(segment: SegmentInput, position: int) -> str:
 
 
 def _joined(text: str, mention: SubjectMention) -> bool:
-    """Whether a conjunction of any language joins `mention` to the words next to it ("VACUUM 与批量导出")."""
+    """Whether a conjunction of any language joins `mention` to the words next to it ("VACUUM 与批量导出";
+    a word, not a mark: "、" is also a comma in Japanese)."""
     after, before = _joiners()
     return bool(after.match(text, mention.end) or before.search(text, 0, mention.start))
 
 
 @lru_cache(maxsize=1)
 def _joiners() -> tuple[re.Pattern, re.Pattern]:
-    words = alternation([str(word) for word in every_language("conjunctions")])
+    words = alternation([str(word) for word in every_language("conjunctions") if str(word).isalpha()])
     return re.compile(rf"\s?(?:{words})(?![A-Za-z])", re.I), re.compile(rf"(?<![A-Za-z])(?:{words})\s?$", re.I)
 
 
