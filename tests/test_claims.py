@@ -401,6 +401,8 @@ def test_a_version_named_apart_from_its_product_is_the_products_version():
         ("It needs Frobdb version 4.37 or later.", "en", "minimum_frobdb"),
     ):
         assert least(claims_of(text, lang, release="quuxly 3.5")) == {(expected, "4.37", False)}, text
+    # a version of what the sentence names after it ("version 12 of its Vireo browser") is no maker's
+    assert least(claims_of("Corvid Software requires version 12 or later of Frobdb.", "en", release="quuxly 3.5")) == set()
     # another part of the sentence, no word making the name a dependency: the release's own version
     assert least(claims_of("このWindowsサポートは、バージョン0.14.5以降で利用可能です。", "ja", release="quuxly 3.5")) == set()
     # a verb before a version in lower case names nothing
@@ -680,6 +682,10 @@ def test_a_date_is_what_its_sentence_says_it_is_the_date_of_and_compares_by_its_
         ("2024 年 9 月 26 日，Frobnix 开发组宣布 Frobnix 17 正式版发布。", "zh", ("frobnix", "release_date")),
         ("Frobnix 12 will reach end of life on November 14, 2024.", "en", ("frobnix-12", "end_of_life")),
         ("Frobnix 12 将于 2024 年 11 月 14 日停止维护。", "zh", ("frobnix-12", "end_of_life")),
+        # the product named apart from its version, which a version word marks
+        ("Corvid shipped version 17 of its Frobnix browser on September 26, 2024.", "en", ("frobnix", "release_date")),
+        ("Corvidは2024年9月26日、ブラウザ「Frobnix」の最新版となるバージョン17を公開した。", "ja", ("frobnix", "release_date")),
+        ("2024年9月26日，Corvid 发布了 Frobnix 浏览器第 17 版。", "zh", ("frobnix", "release_date")),
     ):
         dated = [c for c in claims_of(text, lang, release="frobnix 17") if c.attribute in ("release_date", "end_of_life")]
         day = date.fromisoformat(dated[0].value).toordinal() if dated else None
@@ -687,6 +693,10 @@ def test_a_date_is_what_its_sentence_says_it_is_the_date_of_and_compares_by_its_
             (expected, False, day, 1.0)
         ], text
     assert claims_of("The survey ran until June 3, 2024.", "en", release="frobnix 17") == []
+    # (a figure that is no version names no release; another version is another release's)
+    for text in ("Frobnix was released on June 3, 2024, with 17 new themes.", "Frobnix version 16 was released on June 3, 2024."):
+        dated = {c.subject for c in claims_of(text, "en", release="frobnix 17") if c.attribute == "release_date"}
+        assert "frobnix" not in dated, text
 
 
 def test_a_benchmark_score_is_one_value_of_a_model_named_with_a_number_else_only_corroborates():

@@ -19,7 +19,6 @@ from functools import lru_cache
 
 from ..lang import common_rules, every_language
 from . import reader
-from .clauses import comma_part
 from .notation import alternation, canonical, patterns, vocabulary
 from .reader import MODEL_SIZE_MIN, Reading, read
 from .rules import Lexical, Rules, hardware_in, maturity_in, product_name_pattern, product_named, rules_for
@@ -211,11 +210,12 @@ def _versions_named_apart(text: str, readings: Sequence[Reading], rules: Rules) 
     """A bare version that a version word comes right before or a minimum cue right after
     ("バージョン4.37.0以降", "建议使用 4.37.0 及以上版本", "version 20 or later") is a version of the
     product the segment names last before it, where no version comes between the two (the name's
-    own or another's: not "Kubix 1.31 ships version 2 of the API"), and where the name is in the
-    version's part of the sentence, commas bounding it ("It needs Node.js version 20 or later"),
-    or a word says it is a dependency ("Hugging FaceのTransformersライブラリで利用する場合、バージョン
-    4.37.0以降が推奨": `dependency_kinds` in lang/<code>/rules.yaml). Not "このWindowsサポートは、
-    バージョン0.14.5以降で利用可能": the release's own."""
+    own or another's: not "Kubix 1.31 ships version 2 of the API"), and where only the words of a
+    version stand between them ("Node.js version 20 or later", "Node.jsのバージョン20以降",
+    `possessives` in lang/<code>/rules.yaml) or a word says the name is a dependency ("Hugging Face
+    のTransformersライブラリで利用する場合、バージョン4.37.0以降が推奨": `dependency_kinds`). Not
+    "Corvid Software shipped version 12 of its Vireo browser", "「Lumora Engine」の最新版となる
+    バージョン5.3": the version of what the sentence names after it, or the release's own."""
     found = []
     for version in readings:
         if version.kind != reader.VERSION or version.name:
@@ -229,8 +229,8 @@ def _versions_named_apart(text: str, readings: Sequence[Reading], rules: Rules) 
             continue
         name = names[-1]
         between = any(other.kind == reader.VERSION and name.start("name") <= other.start < version.start for other in readings)
-        apart = name.start("name") < comma_part(text, version.start, version.end)[0]
-        if between or (apart and not _dependency_kind().match(text, name.end())):
+        adjacent = _version_of().fullmatch(text, name.end(), version.start)
+        if between or not (adjacent or _dependency_kind().match(text, name.end())):
             continue
         product = product_named(name["name"])
         norm = f"{product} {version.norm}"
@@ -246,6 +246,18 @@ def _product_names() -> re.Pattern:
 @lru_cache(maxsize=1)
 def _dependency_kind() -> re.Pattern:
     return re.compile(rf"\s?(?:{alternation(every_language('dependency_kinds'))})(?![A-Za-z])", re.I)
+
+
+@lru_cache(maxsize=1)
+def _version_of() -> re.Pattern:
+    """What may stand between a name and its version: closing quotes, a word for the kind of
+    product, a possessive and a version word ("」のバージョン", " library version ", " 版本 ")."""
+    kinds = alternation([*every_language("dependency_kinds"), *every_language("product_kinds")])
+    return re.compile(
+        rf"[\s」』\"'”)）]*(?:(?:{kinds})\s?)?(?:{alternation(every_language('possessives'))})?\s?"
+        rf"(?:(?:{alternation(vocabulary().version_words)})\s?)?",
+        re.I,
+    )
 
 
 def find_entities(text: str, lang: str | None, context: str | None = None) -> list[Entity]:

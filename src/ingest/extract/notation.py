@@ -208,6 +208,7 @@ class Vocabulary:
     range_words: tuple[str, ...]  # joiners of a range's two ends ("to", "至")
     references: tuple[str, ...]  # words before a figure or table number ("Figure", "图")
     version_words: tuple[str, ...]  # words before a version ("version", "版本")
+    version_suffixes: tuple[str, ...]  # ...and after one ("第 12 版")
     percent_prefixes: tuple[str, ...]  # words before a numeral that make it a percentage (百分之)
     percent_words: tuple[str, ...]  # words after a number that make it a percentage ("percent")
     multiplier_suffixes: tuple[str, ...]  # words after a number that make it a factor ("倍", "times")
@@ -250,6 +251,7 @@ def vocabulary() -> Vocabulary:
         range_words=longest_first(merged("range")),
         references=longest_first(merged("references")),
         version_words=longest_first(merged("versions")),
+        version_suffixes=longest_first(merged("version_suffixes")),
         percent_prefixes=longest_first(merged("percent_prefix")),
         percent_words=longest_first(merged("percent_words")),
         multiplier_suffixes=longest_first(merged("multiplier_suffixes")),

@@ -18,7 +18,7 @@ from functools import lru_cache
 from ..lang import profile
 from ..records import HEADING
 from .entities import VERSION, Entity
-from .notation import alternation, version_number
+from .notation import alternation, version_number, vocabulary
 from .phrases import compares_with_release, is_former
 from .rules import known_products, release_products, release_products_named, written_product
 from .segments import SegmentInput
@@ -109,8 +109,28 @@ def _release_name(release: str) -> re.Pattern:
 
 
 def names_release(text: str, release: str) -> bool:
-    """`text` names `release` ("PostgreSQL 17", "Qwen2.5", "Node.js 22"), read as a version or not."""
-    return bool(_release_name(release).search(text))
+    """`text` names `release` ("PostgreSQL 17", "Qwen2.5", "Node.js 22"), read as a version or not, or
+    names its product and, apart, its version with a version word ("version 12 of its Vireo
+    browser", "「Lumora Engine」の最新版となるバージョン5.3", "Vireo 浏览器第 12 版")."""
+    if _release_name(release).search(text):
+        return True
+    product, version = _release_told_apart(release)
+    return bool(product.search(text) and version.search(text))
+
+
+@lru_cache(maxsize=256)
+def _release_told_apart(release: str) -> tuple[re.Pattern, re.Pattern]:
+    product, _, version = release.rpartition(" ")
+    words = vocabulary()
+    number = re.escape(version)
+    return (
+        re.compile(rf"(?<![A-Za-z0-9]){written_product(product, '-. ')}(?![A-Za-z0-9])", re.I),
+        re.compile(
+            rf"(?<![A-Za-z])(?:{alternation(words.version_words)})\s?{number}(?![\d.])"
+            rf"|(?<![\d.]){number}\s?(?:{alternation(words.version_suffixes)})",
+            re.I,
+        ),
+    )
 
 
 def speaks_of_earlier(segment: SegmentInput, start: int = 0, end: int | None = None) -> bool:
