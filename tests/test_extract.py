@@ -154,11 +154,21 @@ def test_hardware(text, surface, norm):
         ("由 504 位贡献者", "zh", "COUNT", 504),
         ("4095 次提交", "zh", "COUNT", 4095),
         ("在 193 个测试模型中", "zh", "COUNT", 193),
+        ("起飞重量为 249克", "zh", "QUANTITY", 249),  # physical measures written in words
+        ("重さは249グラム", "ja", "QUANTITY", 249),
+        ("续航 620公里", "zh", "QUANTITY", 620),
+        ("消費電力は350ワット", "ja", "QUANTITY", 350),
+        ("stays under the 249 g threshold", "en", "QUANTITY", 249),
     ],
 )
 def test_measurements(text, lang, label, value):
     found = [(e.label, e.value_num) for e in find_entities(text, lang)]
     assert (label, pytest.approx(value)) in found
+
+
+def test_a_capital_g_is_no_gram_and_a_word_is_no_measure():
+    assert find_entities("It connects over 5G.", "en") == []
+    assert [e.unit for e in find_entities("3克服了困难", "zh")] == []
 
 
 def test_full_width_forms_are_found_after_cleaning():

@@ -50,8 +50,9 @@ def attribute_near(text: str, lang: str, start: int, end: int, of: str = "figure
     "figure": `attributes`; of "money": `money_attributes`, "priced at", "售价"; of a "duration",
     what it is the span of, `duration_attributes`, else anywhere in the clause: "the charge time
     drops from 26 to 21 minutes"); or, of a "date", what it is the date of ("released on…", "将于…停止维护":
-    `date_attributes`), anywhere in it."""
-    low, high = clause_bounds(text, start)
+    `date_attributes`), anywhere in it. Money is priced in its part of the clause, commas bounding
+    it ("costs $1,850 per seat, and … for teams with annual revenue under $200,000": no price)."""
+    low, high = comma_part(text, start, end) if of == "money" else clause_bounds(text, start)
     keyed = rules_for(lang).attribute_words[of]
     if of == "date":
         return _nearest_keyword(keyed, text, start, end, low, high)
