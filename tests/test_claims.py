@@ -671,6 +671,17 @@ def test_a_title_naming_the_release_is_about_the_release_not_its_maker():
     assert {(c.subject, c.attribute) for c in claims if c.seg_idx == 1} == {("quuxlm", "tokens")}
 
 
+def test_what_a_model_was_trained_on_holds_in_training():
+    for text, lang in (
+        ("Frobnix 17 was trained on 15 trillion tokens.", "en"),
+        ("Frobnix 17 的训练数据规模达到 15万亿个 token。", "zh"),
+        ("Frobnix 17の学習に使用したデータは15兆トークン。", "ja"),
+    ):
+        assert [(c.attribute, c.value, c.conditions) for c in claims_of(text, lang, release="frobnix 17")] == [
+            ("tokens", "15000000000000 tokens", "phase=training")
+        ], text
+
+
 def test_a_date_is_what_its_sentence_says_it_is_the_date_of_and_compares_by_its_day():
     """A release date and an end of life, in any language: of the numbered release the sentence names,
     else of the document's release; never of the organisation announcing it; time zones put one
@@ -693,6 +704,9 @@ def test_a_date_is_what_its_sentence_says_it_is_the_date_of_and_compares_by_its_
             (expected, False, day, 1.0)
         ], text
     assert claims_of("The survey ran until June 3, 2024.", "en", release="frobnix 17") == []
+    # (a date is the release's whatever sizes its sentence lists)
+    text = "Corvid released Frobnix 17 on September 26, 2024, a family in three sizes: 8B, 32B and 70B parameters."
+    assert [c.conditions for c in claims_of(text, "en", release="frobnix 17") if c.attribute == "release_date"] == [None]
     # (a figure that is no version names no release; another version is another release's)
     for text in ("Frobnix was released on June 3, 2024, with 17 new themes.", "Frobnix version 16 was released on June 3, 2024."):
         dated = {c.subject for c in claims_of(text, "en", release="frobnix 17") if c.attribute == "release_date"}

@@ -632,7 +632,9 @@ class ClaimBuilder:
             unit=entity.unit if entity else None,
             qualifier=entity.qualifier if entity else "exact",
             baseline=baseline.lower() if baseline else None,
-            conditions=conditions(segment.text, segment.entities, entity) if entity else None,
+            # (a date is the release's whatever sizes or hardware its sentence lists: "released Orin-3
+            # on July 22, a family in three sizes: 8B, 32B and 70B")
+            conditions=conditions(segment.text, segment.entities, entity) if entity and entity.label != DATE else None,
             release=release_name,
             release_source=release_source,
             subject_source=subject_source or self._subject_source(subject),
