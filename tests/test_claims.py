@@ -542,10 +542,22 @@ def test_a_heading_joining_its_subject_to_another_topic_gives_way_to_the_sentenc
     for heading, subject in (("性能：VACUUM 与批量导出", "copy"), ("性能：VACUUM", "vacuum")):
         claims = claims_of(f"## {heading}\n\n{sentence}\n", "zh", fmt="markdown", release="quuxdb 17")
         assert {(c.subject, c.attribute) for c in claims} == {(subject, "speedup")}, heading
-    # a title joining two products keeps its subject: the sentence's other name is a baseline
-    title = "Quuxly R80 and R60 announced"
-    text = f"# {title}\n\nQuuxly claims 1.6x the rasterisation performance of the previous-generation R70.\n"
-    assert {c.subject for c in claims_of(text, "en", fmt="markdown", release=None, title=title)} == {"quuxly-r80"}
+    # ...but a model the sentence names as the earlier one is no ratio's subject: the heading's is
+    for title, sentence, lang in (
+        (
+            "Quuxly R80 and R60 announced",
+            "Quuxly claims 1.6x the rasterisation performance of the previous-generation R70.",
+            "en",
+        ),
+        ("Quuxly R80と新ドライバを発表", "前世代のR70に比べてラスタライズ性能は1.6倍に向上したという。", "ja"),
+    ):
+        claims = claims_of(f"# {title}\n\n{sentence}\n", lang, fmt="markdown", release=None, title=title)
+        assert {c.subject for c in claims} == {"quuxly-r80"}, sentence
+    title = "Auralis 发布 Dot 3 与 Dot 3 Max 智能音箱"
+    text = f"# {title}\n\n其中 Dot 3 将于 2025年3月21日 上市，售价 99美元。\n"
+    assert {(c.subject, c.value) for c in claims_of(text, "zh", fmt="markdown", release=None, title=title)} == {
+        ("dot-3", "99 USD")
+    }
 
 
 def test_a_platform_word_that_is_a_version_or_a_common_noun_is_no_platform():

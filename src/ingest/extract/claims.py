@@ -53,7 +53,7 @@ from .phrases import (
 )
 from .reader import DATE as DATE_READING
 from .reader import MODEL, NUMBER
-from .releases import is_earlier, names_release, product_of, releases_in, speaks_of_earlier
+from .releases import is_earlier, named_as_earlier, names_release, product_of, releases_in, speaks_of_earlier
 from .rules import RELEASE_STATUSES, is_release_product, platforms_in, product_kind_ids, rules_for
 from .segments import SegmentInput
 from .subjects import (
@@ -266,10 +266,8 @@ class ClaimBuilder:
     def _heading(self, segment: SegmentInput) -> list[Claim]:
         mentions = self._mentions(segment)
         self.section_subject = tagged_feature(segment.text, segment.entities) or head_mention(mentions, segment.lang)
-        # ("## 性能：VACUUM 与批量导出", "## Vacuum and bulk export": the section speaks of more than its
-        # subject; not a title, "Arcwright R80 and R60 announced", whose sentences name baselines)
-        joined = self.section_subject is not None and _joined(segment.text, self.section_subject)
-        self.section_joined = joined and segment.text != self.title
+        # ("性能：VACUUM 与批量导出", "Auralis 发布 Dot 3 与 Dot 3 Max": the section speaks of more than its subject)
+        self.section_joined = self.section_subject is not None and _joined(segment.text, self.section_subject)
         # (a heading may name another release of the article's product, listed or not: "vLLM 0.5 の変更点")
         named = releases_in(segment.entities, [self.doc_product] if self.doc_product else [])
         if segment.text == self.title and self.doc_release in named:
@@ -524,11 +522,15 @@ class ClaimBuilder:
         # (a figure's unit or a date is no name: "mAh", "On March 2")
         figures = [(e.start, e.end) for e in segment.entities if e.label in (QUANTITY, COUNT)]
         figures += [(r.start, r.end) for r in segment.readings if r.kind == DATE_READING]
+        # (nor is a model named as the earlier one a ratio's subject: "1.6x the performance of the
+        # previous-generation R70" is the R80's)
+        compared = entity.label in (PERCENT, MULTIPLIER)
         usable = [
             m
             for m in mentions
             if not (baseline_span and baseline_span[0] <= m.start < baseline_span[1])
             and not any(m.start < end and start < m.end for start, end in figures)
+            and not (compared and named_as_earlier(segment, m.start))
         ]
         clause_start, clause_end = clause_bounds(segment.text, entity.start)
         in_clause = [m for m in usable if clause_start <= m.start and m.end <= clause_end]

@@ -15,7 +15,7 @@ from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from ..lang import profile
+from ..lang import every_language, profile
 from ..records import HEADING
 from .entities import VERSION, Entity
 from .notation import alternation, version_number, vocabulary
@@ -138,6 +138,25 @@ def speaks_of_earlier(segment: SegmentInput, start: int = 0, end: int | None = N
     supported 29 languages", "上一代模型也提供 7 个尺寸": `earlier` in lang/<code>/language.yaml)."""
     stop = len(segment.text) if end is None else end
     return bool(profile(segment.lang).earlier) and _earlier(segment.lang).search(segment.text, start, stop) is not None
+
+
+def named_as_earlier(segment: SegmentInput, start: int) -> bool:
+    """Whether a word for an earlier one comes right before the name at `start` ("the previous-generation
+    R70", "前世代のR70", "上一代 AX7"): an earlier model, which a figure is compared with."""
+    earlier = _earlier_before(segment.lang)
+    return earlier is not None and earlier.search(segment.text, max(0, start - _EARLIER_BEFORE), start) is not None
+
+
+_EARLIER_BEFORE = 24  # characters before a name where a word for an earlier one may begin
+
+
+@lru_cache(maxsize=16)
+def _earlier_before(lang: str | None) -> re.Pattern | None:
+    words = profile(lang).earlier
+    if not words:
+        return None
+    possessives = alternation(every_language("possessives"))
+    return re.compile(rf"(?<![A-Za-z])(?:{alternation(words)})(?:[-\s][A-Za-z]+)?\s?(?:{possessives})?\s?$", re.I)
 
 
 # What the body says about the release it describes, beyond counting: the first release the body
