@@ -683,6 +683,15 @@ def test_a_title_naming_the_release_is_about_the_release_not_its_maker():
     assert {(c.subject, c.attribute) for c in claims if c.seg_idx == 1} == {("quuxlm", "tokens")}
 
 
+def test_who_a_heading_says_announces_is_not_what_it_is_about():
+    for title, sentence, lang in (
+        ("Halcyon Labs releases Orin-3 open-weight models", "All three were trained on 15 trillion tokens.", "en"),
+        ("Halcyon Labs 开源 Orin-3 系列大模型", "训练数据规模达到 15万亿个 token。", "zh"),
+    ):
+        claims = claims_of(f"# {title}\n\n{sentence}\n", lang, fmt="markdown", release=None, title=title)
+        assert {(c.subject, c.attribute) for c in claims} == {("orin-3", "tokens")}, title
+
+
 def test_what_a_model_was_trained_on_holds_in_training():
     for text, lang in (
         ("Frobnix 17 was trained on 15 trillion tokens.", "en"),

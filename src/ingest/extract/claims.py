@@ -265,7 +265,9 @@ class ClaimBuilder:
 
     def _heading(self, segment: SegmentInput) -> list[Claim]:
         mentions = self._mentions(segment)
-        self.section_subject = tagged_feature(segment.text, segment.entities) or head_mention(mentions, segment.lang)
+        self.section_subject = tagged_feature(segment.text, segment.entities) or head_mention(
+            mentions, segment.lang, segment.text
+        )
         # ("性能：VACUUM 与批量导出", "Auralis 发布 Dot 3 与 Dot 3 Max": the section speaks of more than its subject)
         self.section_joined = self.section_subject is not None and _joined(segment.text, self.section_subject)
         # (a heading may name another release of the article's product, listed or not: "vLLM 0.5 の変更点")

@@ -205,14 +205,22 @@ def nearest(mentions: Sequence[SubjectMention], start: int, end: int) -> Subject
     return min(outside, key=distance, default=None)
 
 
-def head_mention(mentions: Sequence[SubjectMention], lang: str) -> SubjectMention | None:
+def head_mention(mentions: Sequence[SubjectMention], lang: str, text: str = "") -> SubjectMention | None:
     """The subject a heading or cell is about, a glossary subject before a name: head-final
     languages (Chinese, Japanese: see their profiles) put the head noun last ("TorchInductor
-    中的 BF16 符号形状优化"), English first ("FlexAttention in TorchInductor")."""
-    candidates = [m for m in mentions if m.subject in glossary()] or list(mentions)
+    中的 BF16 符号形状优化"), English first ("FlexAttention in TorchInductor"); not who announces
+    it ("Halcyon Labs releases Orin-3": `announcing` in lang/<code>/rules.yaml)."""
+    announced = [m for m in mentions if not _announcing().match(text, m.end)] or list(mentions)
+    candidates = [m for m in announced if m.subject in glossary()] or announced
     if not candidates:
         return None
     return candidates[-1] if profile(lang).head_final else candidates[0]
+
+
+@lru_cache(maxsize=1)
+def _announcing() -> re.Pattern:
+    """A verb of announcing right after a name: the name is who announces."""
+    return re.compile(rf"\s?(?:{alternation(every_language('announcing'))})(?![A-Za-z])", re.I)
 
 
 _INSTRUMENT_CHARS = 16  # room for the words that make a name a tool ("by means of", "を使用して")
