@@ -793,6 +793,14 @@ def test_a_span_of_time_is_a_value_of_what_the_words_next_to_it_say_in_seconds()
         ("quuxpad", "charge_time", "45 minutes", 2700.0, False),
     }
     assert spans("The survey took three weeks.", "en") == set()
+    # the one other release its sentence names is whose support it is
+    text = "Users who are not ready can stay on QuuxDB 1.9, which will receive bug fixes for 18 months."
+    assert [(c.attribute, c.release) for c in claims_of(text, "en", release="quuxdb 17")] == [("support_period", "quuxdb 1.9")]
+
+
+def test_a_release_compared_with_is_a_baseline():
+    (claim,) = claims_of("The new compiler is 2.5 times as fast as QuuxDB 1.9 on its benchmark suite.", "en", release="quuxdb 17")
+    assert (claim.subject, claim.attribute, claim.value, claim.baseline) == ("quuxdb", "speedup", "2.5x", "quuxdb")
 
 
 def test_a_count_of_what_the_lexicon_says_it_counts_is_the_releases_and_only_corroborates():

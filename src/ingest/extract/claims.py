@@ -483,6 +483,9 @@ class ClaimBuilder:
             # (a price, a measure or a battery life is one value here, its conflicts only possible:
             # `thresholds.POSSIBLE_ONLY`)
             set_valued=of_release or (entity.label == DATE and day is None),
+            # (a span of time is of the one other release its sentence names: "stay on Korvet 1.9,
+            # which will receive bug fixes for 18 months" is 1.9's support, not the article's 2.0's)
+            release=self._sentence_release(segment) if entity.label == DURATION else None,
         )
         return [replace(claim, value_num=day, value_tol=_DATE_TOLERANCE_DAYS) if day is not None else claim]
 
