@@ -695,7 +695,9 @@ def test_the_budget_stops_one_long_call_off_the_main_thread(case, tmp_path, call
     env = {
         **os.environ,
         "INGEST_LANGUAGE_DIRS": str(_exponential_profile(tmp_path)),
-        "INGEST_MAX_STAGE_SECONDS": "2",
+        # (a fresh process: the good article's first stages load the Japanese tokenizer and the
+        # lexicons, 1.5-2.5 s on two busy cores; a budget of 2 s failed it now and then)
+        "INGEST_MAX_STAGE_SECONDS": "5",
         "ARGOS_PACKAGES_DIR": str(tmp_path / "no-packages"),
     }
     done = subprocess.run(
@@ -711,10 +713,10 @@ def test_the_budget_stops_one_long_call_off_the_main_thread(case, tmp_path, call
     if caller == "run_pipeline":
         assert list(result["ended"]) == [case.doc_id("backtracking.txt")]
         row = case.document("backtracking.txt")
-        assert row["status"] == "failed" and "stopped after 2 s" in row["error"], row
+        assert row["status"] == "failed" and "stopped after 5 s" in row["error"], row
         assert case.document(GOOD)["status"] == "ok"
     else:
-        assert "stopped after 2 s" in result["ended"][case.doc_id("backtracking.txt")], result
+        assert "stopped after 5 s" in result["ended"][case.doc_id("backtracking.txt")], result
         assert result["ended"][case.doc_id(GOOD)] == "ok", result
 
 
