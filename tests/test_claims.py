@@ -401,6 +401,9 @@ def test_a_version_named_apart_from_its_product_is_the_products_version():
         ("It needs Frobdb version 4.37 or later.", "en", "minimum_frobdb"),
     ):
         assert least(claims_of(text, lang, release="quuxly 3.5")) == {(expected, "4.37", False)}, text
+    # a decimal right after a name and a word for its kind, with a minimum cue: the kernel's least version
+    for text, lang in (("Operators need Linux kernel 5.15 or later.", "en"), ("Linuxカーネル5.15以降が必要になる。", "ja")):
+        assert least(claims_of(text, lang, release="quuxly 3.5")) == {("minimum_linux", "5.15", False)}, text
     # a version of what the sentence names after it ("version 12 of its Vireo browser") is no maker's
     assert least(claims_of("Corvid Software requires version 12 or later of Frobdb.", "en", release="quuxly 3.5")) == set()
     # another part of the sentence, no word making the name a dependency: the release's own version

@@ -159,6 +159,8 @@ def test_hardware(text, surface, norm):
         ("续航 620公里", "zh", "QUANTITY", 620),
         ("消費電力は350ワット", "ja", "QUANTITY", 350),
         ("stays under the 249 g threshold", "en", "QUANTITY", 249),
+        ("the motor delivers 85 Nm of torque", "en", "QUANTITY", 85),
+        ("喷嘴最高温度为 350°C", "zh", "QUANTITY", 350),  # ("℃" once cleaned)
     ],
 )
 def test_measurements(text, lang, label, value):
@@ -168,6 +170,7 @@ def test_measurements(text, lang, label, value):
 
 def test_a_capital_g_is_no_gram_and_a_word_is_no_measure():
     assert find_entities("It connects over 5G.", "en") == []
+    assert find_entities("It turned 90°.", "en") == []  # (an angle is no temperature)
     assert [e.unit for e in find_entities("3克服了困难", "zh")] == []
 
 

@@ -218,7 +218,9 @@ def _versions_named_apart(text: str, readings: Sequence[Reading], rules: Rules) 
     バージョン5.3": the version of what the sentence names after it, or the release's own."""
     found = []
     for version in readings:
-        if version.kind != reader.VERSION or version.name:
+        # (a decimal a minimum cue follows is a version right after a name: "Linux kernel 5.15 or later")
+        decimal = version.kind == reader.NUMBER and _DECIMAL.fullmatch(version.text) is not None
+        if not (version.kind == reader.VERSION or decimal) or version.name:
             continue
         before = text[max(0, version.start - 12) : version.start].rstrip().lower()
         cued = before.endswith(tuple(word.lower() for word in vocabulary().version_words))
@@ -230,12 +232,15 @@ def _versions_named_apart(text: str, readings: Sequence[Reading], rules: Rules) 
         name = names[-1]
         between = any(other.kind == reader.VERSION and name.start("name") <= other.start < version.start for other in readings)
         adjacent = _version_of().fullmatch(text, name.end(), version.start)
-        if between or not (adjacent or _dependency_kind().match(text, name.end())):
+        if between or not (adjacent or (_dependency_kind().match(text, name.end()) and not decimal)):
             continue
         product = product_named(name["name"])
         norm = f"{product} {version.norm}"
         found.append(Entity(VERSION, version.text, version.start, version.end, norm, product=product, version=version.norm))
     return found
+
+
+_DECIMAL = re.compile(r"\d+\.\d+")
 
 
 @lru_cache(maxsize=1)
