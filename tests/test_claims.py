@@ -695,6 +695,24 @@ def test_who_a_heading_says_announces_is_not_what_it_is_about():
         assert {(c.subject, c.attribute) for c in claims} == {("orin-3", "tokens")}, title
 
 
+def test_an_amount_of_bytes_is_memory_or_storage_as_a_word_near_it_says():
+    for text, lang in (
+        ("Vantis needs 16 GB of RAM, a GPU with 8 GB of video memory and 150 GB of free space.", "en"),
+        ("Vantis 最低配置需要 16GB 内存和 8GB 显存的显卡，游戏需要 150GB 的存储空间。", "zh"),
+    ):
+        assert {(c.subject, c.attribute, c.value) for c in claims_of(text, lang, release="vantis 1.0")} == {
+            ("vantis", "memory", "16 GB"),
+            ("vantis", "memory", "8 GB"),  # (a graphics card's memory: "24 GB of memory" is "24GB显存")
+            ("vantis", "storage", "150 GB"),
+        }, text
+
+
+def test_a_setup_count_only_corroborates():
+    """ "在由 8 个节点组成的集群模式下" is a benchmark's cluster, "1ノードあたり" a unit: no count of the release."""
+    for text, lang in (("Vantis 1.0 在由 8 个节点组成的集群模式下每秒可写入 2500 万个数据点。", "zh"),):
+        assert {(c.attribute, c.set_valued) for c in claims_of(text, lang, release="vantis 1.0")} >= {("node_count", True)}, text
+
+
 def test_what_a_model_was_trained_on_holds_in_training():
     for text, lang in (
         ("Frobnix 17 was trained on 15 trillion tokens.", "en"),

@@ -88,7 +88,11 @@ _QUANTITY_ATTRIBUTES = {
     "tokens/s": "generation_throughput",
     "TFLOPS": "compute",
 }
+_BYTES = {"MB", "GB", "TB"}  # amounts of bytes: memory or storage, as a word near says
 _RELEASE_WIDE_COUNTS = {"contributors", "commits"}
+# Counts of a setup, not of the release: "在由 8 个节点组成的集群模式下" (a benchmark's cluster), "1ノード
+# あたり" (per node), "trained on 4,096 GPUs" (one run of several); they only corroborate.
+_SETUP_COUNTS = {"gpu_count", "node_count"}
 _LEAST = (f"{MINIMUM}_", f"{RECOMMENDED}_")  # the least versions of a dependency a release requires or recommends
 # A benchmark's name has two capitals or digits ("MATH", "HumanEval", "GSM8K", "Arena-Hard"): "99.9 on
 # Black Friday" or "2.5 on Fedora" scores nothing.
@@ -482,7 +486,7 @@ class ClaimBuilder:
             baseline,
             # (a price, a measure or a battery life is one value here, its conflicts only possible:
             # `thresholds.POSSIBLE_ONLY`)
-            set_valued=of_release or (entity.label == DATE and day is None),
+            set_valued=of_release or (entity.label == DATE and day is None) or attribute in _SETUP_COUNTS,
             # (a span of time is of the one other release its sentence names: "stay on Korvet 1.9,
             # which will receive bug fixes for 18 months" is 1.9's support, not the article's 2.0's)
             release=self._sentence_release(segment) if entity.label == DURATION else None,
@@ -496,6 +500,10 @@ class ClaimBuilder:
             return attribute_near(segment.text, segment.lang, entity.start, entity.end, of="money")
         if entity.label == QUANTITY and entity.unit in common_rules()["measures"]:
             return f"measure_{entity.unit}"
+        if entity.label == QUANTITY and entity.unit in _BYTES:
+            # ("150GBの空き容量" is storage, "16GB 内存" and "8GB 显存" memory)
+            found = attribute_near(segment.text, segment.lang, entity.start, entity.end, of="bytes")
+            return found or _QUANTITY_ATTRIBUTES.get(entity.unit or "")
         if entity.label == QUANTITY:
             return _QUANTITY_ATTRIBUTES.get(entity.unit or "")
         if entity.label in (DATE, DURATION):

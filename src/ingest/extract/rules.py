@@ -102,7 +102,7 @@ def _version_patterns(common: dict) -> list[tuple[str, re.Pattern]]:
 
 
 # A value's kind -> its rules.yaml family of words saying what it is (`phrases.attribute_near`), by prefix.
-_ATTRIBUTE_FAMILIES = {"figure": "", "date": "date_", "money": "money_", "duration": "duration_"}
+_ATTRIBUTE_FAMILIES = {"figure": "", "date": "date_", "money": "money_", "duration": "duration_", "bytes": "bytes_"}
 
 
 def _keyed(mapping: dict | None, wrap: str = "{}", flags: int = 0) -> list[tuple[str, re.Pattern]]:
