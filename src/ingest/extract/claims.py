@@ -384,8 +384,8 @@ class ClaimBuilder:
         - a version of another product it supports, drops or names ("包括支援 Python 3.12", "弃用CUDA
           10.2", "CUDA 11.7 には cuDNN 8.5.0 が付属"): `supports_<product>`, `drops_<product>`,
           `mentions_<product>`, and the least version it requires or recommends ("OpenSSL 1.1.0 or
-          later"): `minimum_<product>`, `recommended_<product>` (a minimum is often a part's or a
-          platform's: "the CLI requires Node.js 18 or later");
+          later"): `minimum_<product>`, `recommended_<product>`, one value each, whose conflicts are
+          only possible (a minimum is often a part's or a platform's: "the CLI requires Node.js 18 or later");
         - the platforms and hardware it names ("Linux バイナリ", "Windows 上", "AWS Graviton 处理器"):
           `mentions_platform` (`drops_platform` where a word ending support is in its part of the
           sentence: "Support for the AIX operating system has been removed"), `mentions_hardware`."""
