@@ -707,6 +707,14 @@ def test_an_amount_of_bytes_is_memory_or_storage_as_a_word_near_it_says():
         }, text
 
 
+def test_a_memory_technology_is_no_model_and_a_rate_of_terabytes_is_a_bandwidth():
+    claims = claims_of("Quorix Q3 配备 288GB HBM4 显存，显存带宽达到 12 TB/s。", "zh", release="quorix 3")
+    assert {(c.subject, c.attribute, c.value) for c in claims} == {
+        ("q3", "memory", "288 GB"),
+        ("quorix-q3", "bandwidth", "12 TB/s"),
+    }
+
+
 def test_a_setup_count_only_corroborates():
     """ "在由 8 个节点组成的集群模式下" is a benchmark's cluster, "1ノードあたり" a unit: no count of the release."""
     for text, lang in (("Vantis 1.0 在由 8 个节点组成的集群模式下每秒可写入 2500 万个数据点。", "zh"),):

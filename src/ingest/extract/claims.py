@@ -84,6 +84,7 @@ _QUANTITY_ATTRIBUTES = {
     "MB": "memory",
     "TB": "storage",
     "GB/s": "bandwidth",
+    "TB/s": "bandwidth",
     "Gbps": "network_bandwidth",
     "tokens/s": "generation_throughput",
     "TFLOPS": "compute",

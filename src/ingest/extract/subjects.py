@@ -63,9 +63,13 @@ def _model_name() -> re.Pattern:
 def models_named(text: str, start: int, end: int) -> list[SubjectMention]:
     """The short model names in the part of `text` that commas bound around [start, end) ("The
     standard X7 has a 6.3-inch display", "while the 17 Pro Max has a 6.9-inch screen"): names the
-    name reader does not take, which a figure beside them belongs to."""
+    name reader does not take, which a figure beside them belongs to; not a kind of part ("288GB HBM4")."""
     low, high = comma_part(text, start, end)
-    return [SubjectMention(slug(m.group()), m.group(), m.start(), m.end()) for m in _model_name().finditer(text, low, high)]
+    return [
+        SubjectMention(slug(m.group()), m.group(), m.start(), m.end())
+        for m in _model_name().finditer(text, low, high)
+        if not is_generic(m.group())
+    ]
 
 
 def slug(text: str) -> str:
