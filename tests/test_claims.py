@@ -399,6 +399,7 @@ def test_a_version_named_apart_from_its_product_is_the_products_version():
         ("使用 Frobdb 库时，建议使用 4.37.0 及以上版本。", "zh", "recommended_frobdb"),
         ("We advise you to use frobdb 4.37.0 or later.", "en", "recommended_frobdb"),
         ("It needs Frobdb version 4.37 or later.", "en", "minimum_frobdb"),
+        ("「Frobdb Engine」のバージョン4.37以降が必要。", "ja", "minimum_frobdb"),  # (past its kind and a quote)
     ):
         assert least(claims_of(text, lang, release="quuxly 3.5")) == {(expected, "4.37", False)}, text
     # a decimal right after a name and a word for its kind, with a minimum cue: the kernel's least version

@@ -17,11 +17,11 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from ..lang import common_rules, every_language
+from ..lang import common_rules, every_language, quotation_pairs
 from . import reader
 from .notation import alternation, canonical, patterns, vocabulary
 from .reader import MODEL_SIZE_MIN, Reading, read
-from .rules import Lexical, Rules, hardware_in, maturity_in, product_name_pattern, product_named, rules_for
+from .rules import Lexical, Rules, hardware_in, maturity_in, product_kind_ids, product_name_pattern, product_named, rules_for
 
 VERSION, HARDWARE, PERCENT, MULTIPLIER = "VERSION", "HARDWARE", "PERCENT", "MULTIPLIER"
 QUANTITY, COUNT, DATE, MATURITY = "QUANTITY", "COUNT", "DATE", "MATURITY"
@@ -226,7 +226,12 @@ def _versions_named_apart(text: str, readings: Sequence[Reading], rules: Rules) 
         cued = before.endswith(tuple(word.lower() for word in vocabulary().version_words))
         if not (cued or rules.minimum_after.match(text, version.end)):
             continue
-        names = [m for m in _product_names().finditer(text, 0, version.start) if product_named(m["name"])]
+        # (not a word for the kind of product: "「Frobdb Engine」のバージョン5.3" is Frobdb's)
+        names = [
+            m
+            for m in _product_names().finditer(text, 0, version.start)
+            if (named := product_named(m["name"])) and named not in product_kind_ids()
+        ]
         if not names:
             continue
         name = names[-1]
@@ -258,8 +263,9 @@ def _version_of() -> re.Pattern:
     """What may stand between a name and its version: closing quotes, a word for the kind of
     product, a possessive and a version word ("」のバージョン", " library version ", " 版本 ")."""
     kinds = alternation([*every_language("dependency_kinds"), *every_language("product_kinds")])
+    closers = re.escape("".join(pair[1] for pair in quotation_pairs()) + "\"”'’)")
     return re.compile(
-        rf"[\s」』\"'”)）]*(?:(?:{kinds})\s?)?(?:{alternation(every_language('possessives'))})?\s?"
+        rf"[\s{closers}]*(?:(?:{kinds})[\s{closers}]*)?(?:{alternation(every_language('possessives'))})?\s?"
         rf"(?:(?:{alternation(vocabulary().version_words)})\s?)?",
         re.I,
     )
