@@ -29,7 +29,7 @@ from dataclasses import replace
 from datetime import date
 from functools import lru_cache
 
-from ..lang import common_rules, every_language
+from ..lang import common_rules
 from ..records import HEADING, TABLE_ROW, Claim, cell_spans
 from .clauses import clause_bounds, comma_part
 from .conditions import conditions
@@ -54,7 +54,7 @@ from .phrases import (
 from .reader import DATE as DATE_READING
 from .reader import MODEL, NUMBER
 from .releases import is_earlier, named_as_earlier, names_release, product_of, releases_in, speaks_of_earlier
-from .rules import RELEASE_STATUSES, is_release_product, platforms_in, product_kind_ids, rules_for
+from .rules import RELEASE_STATUSES, conjunctions, is_release_product, platforms_in, product_kind_ids, rules_for
 from .segments import SegmentInput
 from .subjects import (
     coordinated,
@@ -708,7 +708,7 @@ def _joined(text: str, mention: SubjectMention) -> bool:
 
 @lru_cache(maxsize=1)
 def _joiners() -> tuple[re.Pattern, re.Pattern]:
-    words = alternation([str(word) for word in every_language("conjunctions") if str(word).isalpha()])
+    words = alternation([word for word in conjunctions() if word.isalpha()])
     return re.compile(rf"\s?(?:{words})(?![A-Za-z])", re.I), re.compile(rf"(?<![A-Za-z])(?:{words})\s?$", re.I)
 
 

@@ -222,9 +222,7 @@ def _versions_named_apart(text: str, readings: Sequence[Reading], rules: Rules) 
         decimal = version.kind == reader.NUMBER and _DECIMAL.fullmatch(version.text) is not None
         if not (version.kind == reader.VERSION or decimal) or version.name:
             continue
-        before = text[max(0, version.start - 12) : version.start].rstrip().lower()
-        cued = before.endswith(tuple(word.lower() for word in vocabulary().version_words))
-        if not (cued or rules.minimum_after.match(text, version.end)):
+        if not (reader.after_version_word(text, version.start) or rules.minimum_after.match(text, version.end)):
             continue
         # (not a word for the kind of product: "「Frobdb Engine」のバージョン5.3" is Frobdb's)
         names = [

@@ -18,12 +18,11 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..lang import every_language
 from .clauses import COMMA, clause_bounds, comma_part
 from .entities import COUNT, QUANTITY, VERSION, Entity
 from .notation import alternation, version_number
 from .reader import MULTIPLIER, NUMBER, PERCENT, Reading
-from .rules import Rules, product_named, relation_joiners, rules_for
+from .rules import Rules, conjunctions, product_named, relation_joiners, rules_for
 from .subjects import is_generic
 
 _SUPPORT_WINDOW = 12  # characters between a dependency's version and the word saying it is supported
@@ -294,7 +293,7 @@ def compares_with_release(text: str, lang: str, entity: Entity) -> bool:
 
 @functools.lru_cache(maxsize=1)
 def _words_after() -> re.Pattern:
-    joiners = alternation(word for word in every_language("conjunctions") if word.isascii())
+    joiners = alternation(conjunctions(latin=True))
     return re.compile(rf"(?:[\s-]+(?!(?:{joiners})\b)[A-Za-z][\w'-]*){{1,{_WORDS_AFTER}}}", re.I)
 
 

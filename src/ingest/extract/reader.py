@@ -471,9 +471,7 @@ class _Reader:
         return end
 
     def _before_is_version_word(self, start: int) -> bool:
-        """ "version 2.3", "版本 2.3", "v 2": a number after a version word is a version."""
-        before = self.text[max(0, start - 12) : start].rstrip().lower()
-        return before.endswith(_lowered(vocabulary().version_words))
+        return after_version_word(self.text, start)
 
     def _version_range_end(self, match: re.Match) -> int | None:
         """ "3.8-3.10": a range whose ends are not in order is a range of versions; where it ends."""
@@ -687,6 +685,12 @@ _COUNTED_WINDOW = 16
 _AFTER_A_NAME = re.compile(r"[A-Z][\w.+-]*\s?$")  # "PyTorch 2 系列": a number after a name is its version
 _COUNTED_CONCEPTS = 3
 _LATIN_WORD_AFTER = re.compile(r"\s?(?:-\s?)?([A-Za-z][A-Za-z-]{2,})")
+
+
+def after_version_word(text: str, start: int) -> bool:
+    """ "version 2.3", "版本 2.3", "v 2": a number after a version word is a version."""
+    before = text[max(0, start - 12) : start].rstrip().lower()
+    return before.endswith(_lowered(vocabulary().version_words))
 
 
 def qualifier_near(text: str, start: int, end: int, rules: Rules) -> str:

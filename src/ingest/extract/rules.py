@@ -80,7 +80,7 @@ def _alternation(patterns: list[str]) -> str:
     return "|".join(f"(?:{p})" for p in sorted(patterns, key=len, reverse=True))
 
 
-def _conjunctions(latin: bool | None = None) -> list[str]:
+def conjunctions(latin: bool | None = None) -> list[str]:
     """The conjunctions of every language (all, or only the Latin or only the other ones)."""
     words = [str(w) for w in every_language("conjunctions")]
     return [w for w in words if latin is None or w.isascii() == latin]
@@ -139,7 +139,7 @@ def rules_for(*codes: str | None) -> Rules:
     rule_sets = [p.rules for p in chain]
     every_profile = [p.rules for p in profiles().values()]
     devices = alternation(str(d) for d in every_language("devices"))
-    joiners = alternation([*_conjunctions(), *common["version_list_signs"]])
+    joiners = alternation([*conjunctions(), *common["version_list_signs"]])
     return Rules(
         langs=tuple(c or FALLBACK for c in codes),
         versions=_version_patterns(common),
@@ -249,12 +249,12 @@ def _relation_pattern(phrase: str) -> str:
 def relation_terms() -> str:
     """The pattern of the Latin terms a relation names, joined by any language's conjunctions."""
     common = common_rules()
-    joiner = alternation([*_conjunctions(latin=False), *common["relation_term_signs"]])
+    joiner = alternation([*conjunctions(latin=False), *common["relation_term_signs"]])
     return (
         common["relation_terms"]
         .replace("{term}", common["relation_term"])
         .replace("{joiner}", joiner)
-        .replace("{latin_joiner}", alternation(_conjunctions(latin=True)))
+        .replace("{latin_joiner}", alternation(conjunctions(latin=True)))
     )
 
 
@@ -263,8 +263,8 @@ def relation_joiners() -> re.Pattern:
     """What joins the terms of a relation ("CPUまたはNVMe", "CPU or NVMe")."""
     common = common_rules()
     return re.compile(
-        rf"\s?(?:{alternation([*_conjunctions(latin=False), *common['relation_term_signs']])})\s?"
-        rf"|\s(?:{alternation(_conjunctions(latin=True))})\s"
+        rf"\s?(?:{alternation([*conjunctions(latin=False), *common['relation_term_signs']])})\s?"
+        rf"|\s(?:{alternation(conjunctions(latin=True))})\s"
     )
 
 
@@ -274,7 +274,7 @@ def coordination() -> re.Pattern:
     "M1芯片和functorch", "FSDP2 and TorchRec"): a device word at most, then a conjunction of any
     language (an English one between spaces)."""
     devices = alternation(str(d) for d in every_language("devices"))
-    glued, latin = alternation(_conjunctions(latin=False)), alternation(_conjunctions(latin=True))
+    glued, latin = alternation(conjunctions(latin=False)), alternation(conjunctions(latin=True))
     return re.compile(rf"\s?(?:(?:{devices})\s?)?(?:{glued}|\s(?:{latin})\s)\s?", re.I)
 
 
