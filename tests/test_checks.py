@@ -587,3 +587,53 @@ def test_a_models_score_stated_alone_meets_one_stated_beside_another_models(tmp_
     )
     agreed = con.execute("SELECT subject, attribute, value, n_sources FROM corroborations").fetchall()
     assert agreed == [("quux-3-70b", "score_mmlu", "86.1", 2)]
+
+
+def test_a_model_one_article_names_meets_the_release_another_makes_of_its_name(tmp_path):
+    """ "Novaro Vela 7 发布" makes release "vela 7" of the name another article gives a model ("「Vela 7」
+    を発表", "Novaro Vela 7"): their figures met nothing (a held-out set of independent write-ups).
+    They meet now; a difference between them would only be possible: one article names no release."""
+    con = ingest(
+        tmp_path,
+        {
+            "a.md": "# Novaro Vela 7 发布\n\nVela 7 的电池容量为 5500mAh，机身重量为 198 克。",
+            "b.md": "# Novaro「Vela 7」を発表\n\n「Vela 7」のバッテリーは5,500mAhで、重量は205gだ。",
+        },
+    )
+    agreed = con.execute("SELECT subject, attribute, scope, value FROM corroborations").fetchall()
+    assert ("vela", "measure_mAh", "vela 7", "5500 mAh") in agreed
+    assert con.execute("SELECT count(*) FROM conflicts WHERE severity = 'contradiction'").fetchone()[0] == 0
+
+
+def test_a_name_after_its_makers_is_the_name_and_editions_of_a_product_never_conflict(tmp_path):
+    """ "Meridane Calyx S" and "Calyx S" met nothing; the Long Range and the Standard edition's
+    ranges (680 and 540 km) were a possible conflict: an edition named in a sentence is a condition."""
+    con = ingest(
+        tmp_path,
+        {
+            "a.md": "# Meridane、新型EVセダン「Calyx S」を発表\n\n「Calyx S」のロングレンジ仕様は航続680kmを実現した。",
+            "b.md": "# Meridane Calyx S: a first look\n\nThe Long Range model of the Calyx S is rated at 680 km.",
+            "c.md": "# Meridane Calyx S 国内预售\n\nCalyx S 标准版的续航为 540 公里。",
+        },
+    )
+    agreed = con.execute("SELECT subject, attribute, value, n_sources FROM corroborations").fetchall()
+    assert ("calyx-s", "measure_km", "680 km", 2) in agreed
+    assert con.execute("SELECT count(*) FROM conflicts WHERE severity <> 'note'").fetchone()[0] == 0
+
+
+def test_a_date_of_the_articles_product_without_its_version_corroborates(tmp_path):
+    """A lede names the product and, apart, its version or none ("「Tidewater」の開発チームは2025年10月14日、
+    …4.0を公開した", "Halvard Micro announced its Corvex C5 … on April 21"): the date met no other
+    article's. It corroborates now; dated a week apart, it does not conflict (it may date another release)."""
+    con = ingest(
+        tmp_path,
+        {
+            "a.md": "# Tidewater 4.0 lands\n\nThe Tidewater project shipped Tidewater 4.0 on October 14, 2025.",
+            "b.md": "# Webフレームワーク「Tidewater 4.0」リリース\n\n"
+            "「Tidewater」の開発チームは2025年10月14日、メジャーバージョンとなる4.0を公開した。",
+            "c.md": "# Tidewater 4.0 の概要\n\n「Tidewater」の開発チームは2025年10月21日、新版を公開した。",
+        },
+    )
+    agreed = con.execute("SELECT attribute, release, n_sources FROM corroborations").fetchall()
+    assert ("release_date", "tidewater 4.0", 2) in agreed
+    assert con.execute("SELECT count(*) FROM conflicts WHERE attribute = 'release_date'").fetchone()[0] == 0

@@ -896,7 +896,9 @@ def test_a_price_is_a_claim_and_a_model_number_is_no_release():
         assert [(c.subject, c.attribute, c.value, c.set_valued) for c in claims_of(text, lang, release=None)] == [
             ("a780", "price", "899 USD", False)
         ], text
-    assert claims_of("The A780 has 899 cores.", "en", release=None) == []
+    # (no money: a count of what it has, which only corroborates)
+    counted = claims_of("The A780 has 899 cores.", "en", release=None)
+    assert [(c.attribute, c.set_valued) for c in counted] == [("count_core", True)]
     for title in ("理想L9发布", "Arcton A780 发布"):
         assert document_release(title, find_entities(title, "zh"), []).release is None, title
 
@@ -990,3 +992,67 @@ def test_the_figure_a_value_changed_from_is_no_claim_in_three_languages():
     assert values("スタンダードプランの価格は月額990円から1190円に値上げされる。", "ja") == ["1190 JPY"]
     assert values("価格は3万9800円から。", "ja") == ["39800 JPY"]
     assert values("It cut charging time by 30% to 2 hours.", "en") == ["2 hours", "30%"]
+
+
+def test_a_headline_of_several_parts_speaks_of_its_first_parts_name_not_of_who_announces():
+    """ "Novaro「Vela 7」日本上陸へ 価格は7万9800円から、FeliCaにも対応" keyed the article's figures to FeliCa
+    (the last name, head-final), "Meridane、新型EVセダン「Calyx S」を発表" to the maker."""
+    for title, lang, expected in (
+        ("Novaro「Vela 7」日本上陸へ 価格は7万9800円から、FeliCaにも対応", "ja", "vela-7"),
+        ("Meridane、新型EVセダン「Calyx S」を発表 ロングレンジ仕様は航続680km", "ja", "calyx-s"),
+        ("Aldergate Thornbook 14 上手:1.12 公斤轻薄本,配 2.8K OLED 屏", "zh", "aldergate-thornbook-14"),
+    ):
+        text = f"# {title}\n\nバッテリーは5,500mAhと大容量だ。" if lang == "ja" else f"# {title}\n\n电池容量为 5500mAh。"
+        subjects = {c.subject for c in claims_of(text, lang, fmt="markdown", release=None) if c.attribute == "measure_mAh"}
+        assert subjects == {expected}, title
+
+
+def test_a_count_in_an_article_without_a_release_is_of_the_subject_its_figure_has():
+    """ "Cantor-2 支持 99 种语言" made no claim: a count needed a release. Counts still only corroborate;
+    "18 种文件格式" counts file formats (not documents), "82 千瓦时" is no thousand of anything."""
+    for text, lang in (("Cantor-2 支持 99 种语言的语音转写。", "zh"), ("Cantor-2 now transcribes 99 languages.", "en")):
+        assert facts_valued(claims_of(text, lang, release=None)) == {("cantor-2", "count_languag", "99", True)}, text
+    for text, lang in (("Quiver 3.0 支持 18 种文件格式。", "zh"), ("Quiver 3.0 reads and writes 18 file formats.", "en")):
+        assert facts_valued(claims_of(text, lang, release="quiver 3.0")) == {("quiver", "count_file", "18", True)}, text
+    assert [r.norm for r in read("标准版搭载 82 千瓦时电池组。", "zh")] == ["82"]
+
+
+def facts_valued(claims) -> set[tuple]:
+    return {(c.subject, c.attribute, c.value, c.set_valued) for c in claims}
+
+
+def test_an_edition_a_sentence_names_is_a_condition_of_its_figures():
+    """The Long Range (680 km) and the Standard edition (540 km) of one car were a possible conflict.
+    An edition is read in every language by the concepts of its words; a maturity is none ("正式版"),
+    nor a rank describing the model a sentence names ("旗艦モデルのQuuxLM…")."""
+    cases = (
+        ("The Long Range model is rated at 680 km.", "en", "variant=long-rang"),
+        ("ロングレンジ仕様は航続680kmを実現した。", "ja", "variant=long-rang"),
+        ("The Standard model uses an 82 kWh battery pack.", "en", "variant=standard"),
+        ("标准版搭载 82 千瓦时电池组。", "zh", "variant=standard"),
+        ("旗艦モデルは82kWhのバッテリーを搭載する。", "ja", None),
+    )
+    for text, lang, expected in cases:
+        assert {c.conditions for c in claims_of(text, lang, release="calyx 1")} == {expected}, text
+    assert not any(
+        "variant" in (c.conditions or "") for c in claims_of("Calyx 正式版搭载 82 千瓦时电池组。", "zh", release="calyx 1")
+    )
+
+
+def test_a_date_that_names_the_product_but_not_its_release_only_corroborates():
+    """ "「Tidewater」の開発チームは2025年10月14日、…4.0を公開した" made no claim (the sentence does not name
+    the release as one name); "announced", "became available" and "宣布" are release words; an
+    earlier release's date is none ("first released")."""
+    text = "Marlin言語向けWebフレームワーク「Tidewater」の開発チームは2025年10月14日、メジャーバージョンとなる4.0を公開した。"
+    assert facts_valued(claims_of(text, "ja", release="tidewater 4.0")) == {("tidewater", "release_date", "2025-10-14", True)}
+    assert claims_of("Tidewater was first released on March 2, 2019.", "en", release="tidewater 4.0") == []
+    for text, release, expected in (
+        ("Halvard Micro announced its Corvex C5 server processors on April 21, 2026.", None, ("corvex-c5", False)),
+        ("Nimbo 2.0, the JavaScript runtime, became available on November 20, 2025.", "nimbo 2.0", ("nimbo", False)),
+    ):
+        dates = {(c.subject, c.set_valued) for c in claims_of(text, "en", release=release) if c.attribute == "release_date"}
+        assert dates == {expected}, text
+    title = "云厂商 Stratocirrus 推出无服务器 GPU 推理服务 Fluxlane"
+    text = "2026年3月3日,Stratocirrus Cloud 宣布其推理服务 Fluxlane 正式商用。"
+    dated = [(c.subject, c.set_valued) for c in claims_of(text, "zh", release=None, title=title) if c.attribute == "release_date"]
+    assert dated == [("fluxlane", True)]

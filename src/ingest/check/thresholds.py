@@ -15,11 +15,14 @@ CONFLICT_EXPLICIT_SUBJECT = 0.15
 CONFLICT_WHOLE_SUBJECT = 0.15
 # ...and only possible for attributes (or their prefixes) a product has several values of, which
 # no rule here tells apart (a price per configuration, market and date, several of each physical
-# measure, a battery life per use, a charging time per charge level, a training time per phase),
+# measure, a battery life per use, a charging time per charge level, a training time per phase, a
+# design life nominal or extended),
 # or that the word keying them says too little of ("supported for three years": the support
 # period, or how long a feature has been supported), or that may be a part's ("the CLI requires
 # Node.js 18 or later": the least version of a dependency).
-POSSIBLE_ONLY = "^(price|measure_|battery_life|charge_time|training_time|support_period|warranty|minimum_|recommended_)"
+POSSIBLE_ONLY = (
+    "^(price|measure_|battery_life|charge_time|training_time|support_period|warranty|design_life|minimum_|recommended_)"
+)
 
 # Maturity values that agree with one another (`extract.rules.RELEASE_STATUSES`), as an SQL list.
 RELEASED = tuple(sorted(rules.RELEASE_STATUSES))

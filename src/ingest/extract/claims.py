@@ -88,6 +88,7 @@ _QUANTITY_ATTRIBUTES = {
     "Gbps": "network_bandwidth",
     "tokens/s": "generation_throughput",
     "TFLOPS": "compute",
+    "PFLOPS": "compute",
 }
 _BYTES = {"MB", "GB", "TB"}  # amounts of bytes: memory or storage, as a word near says
 _RELEASE_WIDE_COUNTS = {"contributors", "commits"}
@@ -365,7 +366,8 @@ class ClaimBuilder:
     def _read_figures(self, segment: SegmentInput) -> list[Claim]:
         """What the reader reads beyond the entities: "BLOOM-176B", "Megatron-Turing NLG 530Bモデル" (a
         named model's size, whatever the release: one family has many sizes), and "29 languages",
-        "7 个尺寸" (a count of what the lexicon says the figure counts, the release's). Both corroborate only."""
+        "7 个尺寸" (a count of what the lexicon says the figure counts: the release's; in an article
+        without a release, of the subject a figure there has, "Cantor-2 支持 99 种语言"). Both corroborate only."""
         claims, release = [], self._fallback_release(segment)
         for m in segment.readings:
             if m.kind == MODEL and m.name and m.value:
@@ -373,10 +375,14 @@ class ClaimBuilder:
                 claims.append(
                     self._claim(segment, model, "parameters", size, m.start, m.end, subject_source="model", set_valued=True)
                 )
-            elif m.kind == NUMBER and m.counted and release and _COUNT.fullmatch(m.text) and (m.value or 0) >= 2:
-                claims.append(
-                    self._claim(segment, release, f"count_{m.counted.split()[0]}", m.norm, m.start, m.end, set_valued=True)
-                )
+            elif m.kind == NUMBER and m.counted and _COUNT.fullmatch(m.text) and (m.value or 0) >= 2:
+                attribute = f"count_{m.counted.split()[0]}"
+                subject = release
+                if self.release is None:
+                    count = Entity(COUNT, m.text, m.start, m.end, m.norm)
+                    subject = self._value_subject(segment, count, self._mentions(segment), attribute, None)
+                if subject:
+                    claims.append(self._claim(segment, subject, attribute, m.norm, m.start, m.end, set_valued=True))
         return claims
 
     def _named_by_release(self, segment: SegmentInput) -> list[Claim]:
@@ -468,6 +474,10 @@ class ClaimBuilder:
         # release on two dates).
         of_release = subject is None and entity.label != DATE and (subject := self._fallback_release(segment)) is not None
         of_release = of_release and entity.label != DURATION
+        # A date whose sentence names the article's product, not its release ("Marlin向け「Tidewater」
+        # の開発チームは2025年10月14日、…4.0を公開した", "Stratocirrus 宣布 Fluxlane 正式商用"): it
+        # corroborates, never contradicts (the sentence may date another of the product's releases).
+        of_product = entity.label == DATE and subject is None and (subject := self._product_dated(segment, mentions))
         if subject is None:
             return []
         value = entity.norm + (entity.unit if entity.unit in ("%", "x") else "")
@@ -487,7 +497,7 @@ class ClaimBuilder:
             baseline,
             # (a price, a measure or a battery life is one value here, its conflicts only possible:
             # `thresholds.POSSIBLE_ONLY`)
-            set_valued=of_release or (entity.label == DATE and day is None) or attribute in _SETUP_COUNTS,
+            set_valued=of_release or bool(of_product) or (entity.label == DATE and day is None) or attribute in _SETUP_COUNTS,
             # (a span of time is of the one other release its sentence names: "stay on Korvet 1.9,
             # which will receive bug fixes for 18 months" is 1.9's support, not the article's 2.0's)
             release=self._sentence_release(segment) if entity.label == DURATION else None,
@@ -583,7 +593,7 @@ class ClaimBuilder:
         終了は…", keyed by its name), a numbered name ("PostgreSQL 12 will reach end of life on…") or a
         sure subject, else the article's release where the sentence names it. Not its maker's nor a
         section's; none in a sentence about a pre-release (a beta's date is not the release's)."""
-        if any(e.label == MATURITY and e.norm in _PRE_RELEASES for e in segment.entities):
+        if _about_prerelease(segment):
             return None
         others = [
             e for e in segment.entities if e.label == VERSION and e.product == self.doc_product and e.norm != self.doc_release
@@ -592,6 +602,18 @@ class ClaimBuilder:
         numbered += [m for m in in_clause if m.surface[-1:].isdigit()]
         own = self.doc_release and names_release(segment.text, self.doc_release)
         return nearest(numbered or specific, entity.start, entity.end) or (self._release_subject() if own else None)
+
+    def _product_dated(self, segment: SegmentInput, mentions: list[SubjectMention]) -> SubjectMention | None:
+        """The article's product, where a sentence dating it names it without its release: the
+        release's product, else (an article without a release) a name its title gives. None in a
+        sentence about a pre-release or an earlier release ("first released in 2019")."""
+        if _about_prerelease(segment) or speaks_of_earlier(segment):
+            return None
+        if self.doc_product:
+            named = subject_mentions(segment.text, segment.entities)  # (`mentions` leave the product out)
+            return self._release_subject() if any(m.subject == self.doc_product for m in named) else None
+        title = (self.title or "").lower()
+        return next((m for m in mentions if len(m.surface) >= 3 and m.surface.lower() in title), None)
 
     def _pointed_back(self, segment: SegmentInput, entity: Entity, mentions: list[SubjectMention]) -> SubjectMention | None:
         """The section's subject for a maturity its clause says of "this feature" ("ただし、この機能は
@@ -693,6 +715,11 @@ class ClaimBuilder:
         if subject is self.section_subject:
             return "heading"
         return "glossary" if subject.subject in glossary() else "name"
+
+
+def _about_prerelease(segment: SegmentInput) -> bool:
+    """Whether a sentence names a pre-release (a beta's date is not the release's)."""
+    return any(e.label == MATURITY and e.norm in _PRE_RELEASES for e in segment.entities)
 
 
 def _platform_status(segment: SegmentInput, position: int) -> str:

@@ -9,8 +9,9 @@ import re
 from collections.abc import Sequence
 from functools import lru_cache
 
-from ..lang import common_rules, every_language
-from .entities import COUNT, HARDWARE, QUANTITY, Entity
+from ..lang import common_rules, every_language, profiles
+from .entities import COUNT, HARDWARE, MATURITY, QUANTITY, Entity
+from .lexicon import word_concepts
 from .notation import canonical
 from .reader import MODEL_SIZE_MIN  # "25B", "350M": a bare magnitude this large in a claim's sentence is a model size
 
@@ -45,4 +46,33 @@ def conditions(text: str, entities: Sequence[Entity], own: Entity | None = None)
     for component, value, pattern in _words():
         if pattern.search(text):
             found.add(f"{component}={value}")
+    found.update(f"variant={name}" for name in _variants(text, entities))
     return ";".join(sorted(found)) or None
+
+
+@lru_cache(maxsize=1)
+def _variant_patterns() -> list[tuple[str, re.Pattern]]:
+    """(language, pattern) for what each language calls one edition of a product (`variants`)."""
+    return [(code, re.compile(pattern)) for code, p in profiles().items() for pattern in p.rules.get("variants") or []]
+
+
+@lru_cache(maxsize=1)
+def _not_names() -> frozenset[str]:
+    return frozenset(str(w).casefold() for w in every_language("not_names"))
+
+
+def _variants(text: str, entities: Sequence[Entity]) -> set[str]:
+    """The editions of a product a sentence names ("the Long Range model", "ロングレンジ仕様", "标准版"),
+    each by the concepts of its words (so "Performance version" and "性能版" are one edition), else as
+    written: a figure of one edition is not another's. Not a maturity ("正式版", "beta version")."""
+    found = set()
+    for lang, pattern in _variant_patterns():
+        for match in pattern.finditer(text):
+            if any(e.label == MATURITY and e.start < match.end() and match.start() < e.end for e in entities):
+                continue
+            words = [w for w in re.split(r"[\s-]+", match["name"]) if w and w.casefold() not in _not_names()]
+            if not words:
+                continue
+            concepts = [(word_concepts(w, lang) or (w.casefold(),))[0] for w in words]
+            found.add("-".join(concepts))
+    return found

@@ -65,6 +65,8 @@ def as_duration(reading: Reading) -> Entity | None:
     "1 year" and "12 months" are one value (`durations` in lang/common.yaml)."""
     if reading.kind != reader.NUMBER or reading.unit not in vocabulary().durations or reading.value is None:
         return None
+    if reading.unit == "years" and re.fullmatch(r"(?:19|20)\d\d", reading.text):
+        return None  # a year ("2022年ACM Gordon Bell Prize"), not 2022 years
     size = vocabulary().durations[reading.unit]
     high = reading.value_max if reading.value_max is not None else reading.value
     number = _range_norm(reading)

@@ -32,7 +32,7 @@ from dataclasses import dataclass, fields, replace
 from functools import lru_cache
 from typing import Any
 
-from ..lang import profile
+from ..lang import common_rules, profile
 from .lexicon import word_concepts
 from .notation import (
     DIGITS,
@@ -567,6 +567,8 @@ class _Reader:
             start = hedge[1] + (1 if self.text[hedge[1] : hedge[1] + 1].isspace() else 0)
         rest = self.text[start : start + _COUNTED_WINDOW]
         latin = _LATIN_WORD_AFTER.match(rest)
+        if latin and latin[1][0].isupper() and latin[1].lower() in common_rules()["model_variants"]:
+            return None  # a model's name ("The 17 Pro has…"), not a count
         if latin:
             return " ".join(word_concepts(latin[1], "en")) or None
         return self._noun_concepts(rest[:length] for length in range(min(4, len(rest)), 0, -1))
@@ -653,10 +655,13 @@ class _Reader:
 
     def finished(self) -> list[Reading]:
         """The readings in text order, without a figure restated in another notation in parentheses
-        right after it ("1.35 亿(135M)"): one figure, written twice."""
+        right after it ("1.35 亿(135M)"): one figure, written twice; nor a number word inside the unit
+        of the figure before it ("82 千瓦时" is 82 kWh, not also a thousand roof tiles)."""
         readings: list[Reading] = []
         for reading in sorted(self.readings, key=lambda r: r.start):
             previous = readings[-1] if readings else None
+            if previous is not None and previous.unit and reading.start < self._unit_at(previous.end)[1]:
+                continue
             if (
                 previous is not None
                 and reading.kind in QUANTITIES

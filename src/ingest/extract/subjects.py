@@ -17,7 +17,7 @@ import unicodedata
 from collections.abc import Sequence
 from functools import lru_cache
 
-from ..lang import common_rules, every_language, profile, quotation_pairs
+from ..lang import clause_mark_chars, common_rules, every_language, profile, quotation_pairs
 from .clauses import comma_part
 from .entities import HARDWARE, MATURITY, VERSION, Entity
 from .glossary import SubjectMention, glossary, glossary_mentions
@@ -213,12 +213,33 @@ def head_mention(mentions: Sequence[SubjectMention], lang: str, text: str = "") 
     """The subject a heading or cell is about, a glossary subject before a name: head-final
     languages (Chinese, Japanese: see their profiles) put the head noun last ("TorchInductor
     中的 BF16 符号形状优化"), English first ("FlexAttention in TorchInductor"); not who announces
-    it ("Halcyon Labs releases Orin-3": `announcing` in lang/<code>/rules.yaml)."""
+    it ("Halcyon Labs releases Orin-3": `announcing` in lang/<code>/rules.yaml). A heading of several
+    parts speaks of what its first part with a name names ("Novaro「Vela 7」日本上陸へ 価格は7万9800円から、
+    FeliCaにも対応": Vela 7, not FeliCa, the last name of the last part)."""
     announced = [m for m in mentions if not _announcing().match(text, m.end)] or list(mentions)
+    announced = _first_part_named(announced, text)
     candidates = [m for m in announced if m.subject in glossary()] or announced
     if not candidates:
         return None
     return candidates[-1] if profile(lang).head_final else candidates[0]
+
+
+@lru_cache(maxsize=1)
+def _heading_part() -> re.Pattern:
+    """Where a heading's parts meet: a comma (a language's clause marks too), a colon, a bar, a dash
+    between spaces, a space between two letters of a script written without spaces ("日本上陸へ 価格は")."""
+    return re.compile(rf"[,:|{re.escape(clause_mark_chars())}]|\s[-\u2013\u2014]\s|(?<=[^\x00-\x7f])\s+(?=[^\x00-\x7f])")
+
+
+def _first_part_named(mentions: Sequence[SubjectMention], text: str) -> list[SubjectMention]:
+    """The mentions of the first part of a heading that names any."""
+    low = 0
+    for high in [m.start() for m in _heading_part().finditer(text)] + [len(text)]:
+        inside = [m for m in mentions if low <= m.start < high]
+        if inside:
+            return inside
+        low = high
+    return list(mentions)
 
 
 @lru_cache(maxsize=1)

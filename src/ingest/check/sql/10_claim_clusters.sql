@@ -11,7 +11,8 @@
 -- product do not (`via_part`). Not another model of a line ("x5-pro" is no part of "x5",
 -- "qwen2-5" of "qwen2": a variant has its own figures; `model_variants` in lang/common.yaml),
 -- though a model with words or a size describing it is ("ax9-wi-fi-7" speaks for "ax9",
--- "sable-2-34b" for "sable-2"); a model named with its maker ("arcton-a780") is the model ("a780"). Multipliers compare as factors of at least 1: a reduction to
+-- "sable-2-34b" for "sable-2"); a model named with its maker ("arcton-a780", "meridane-calyx-s") is
+-- the model ("a780", "calyx-s"). Multipliers compare as factors of at least 1: a reduction to
 -- 1/13 is a 13x reduction.
 -- Only the claims of `ok` documents count: a duplicate has none, and a document whose file is
 -- gone (`missing`) keeps its rows until `ingest prune` but leaves every check.
@@ -24,7 +25,7 @@ CREATE OR REPLACE MACRO hedges_meet(a, b) AS
                                                                AND NOT (x.most AND y.most))) > 0)) > 0;
 
 CREATE OR REPLACE VIEW keyed_claims AS
-WITH current_claims AS (
+WITH ok_claims AS (
     SELECT c.*,
            -- the product an article without a release is about: its title names the subject
            -- ("Inkleaf Pro review: …"), as written in the sentence
@@ -32,8 +33,23 @@ WITH current_claims AS (
              AND contains(lower(d.title), lower(c.subject_text)) AS title_names
     FROM claims c JOIN documents d ON d.doc_id = c.doc_id AND d.status = 'ok'
 ),
+-- A model one article names with no release ("「Vela 7」を発表", "Novaro Vela 7") is the release another
+-- article makes of the same name ("Novaro Vela 7 发布": vela 7): its claims are keyed by that release
+-- and its product, so the two articles meet; their conflicts stay possible (`release` stays empty).
+release_names AS (
+    SELECT regexp_replace(release, '[^\w+]+', '-', 'g') AS release_slug, min(release) AS named_release
+    FROM ok_claims WHERE release IS NOT NULL GROUP BY ALL
+),
+current_claims AS (
+    SELECT c.* REPLACE (coalesce(split_part(n.named_release, ' ', 1), c.subject) AS subject), n.named_release
+    FROM ok_claims c
+    LEFT JOIN release_names n
+      ON c.release IS NULL AND (c.subject = n.release_slug OR ends_with(c.subject, '-' || n.release_slug))
+),
 scoped AS (
-    SELECT c.*, CASE WHEN c.release IS NULL AND regexp_matches(c.subject, '[0-9]') THEN 'the model'
+    SELECT c.* EXCLUDE (named_release),
+           CASE WHEN c.named_release IS NOT NULL THEN c.named_release
+                WHEN c.release IS NULL AND regexp_matches(c.subject, '[0-9]') THEN 'the model'
                      -- (set-valued or not: a model's score stated alone and one stated beside a
                      -- rival's must meet)
                      WHEN coalesce(c.set_valued, false) AND c.release IS NULL THEN 'any release'
@@ -75,8 +91,10 @@ UNION ALL
 SELECT * EXCLUDE (after), after <> '' AS via_part FROM (
     SELECT s.*, p.subject AS key_subject,
            s.subject[strpos('-' || s.subject || '-', '-' || p.subject || '-') + length(p.subject) + 1:] AS after
-    FROM scoped s JOIN subjects p ON regexp_matches(p.subject, '[0-9]') AND s.subject <> p.subject
-     AND contains('-' || s.subject || '-', '-' || p.subject || '-')
+    FROM scoped s JOIN subjects p ON s.subject <> p.subject
+     AND (regexp_matches(p.subject, '[0-9]') AND contains('-' || s.subject || '-', '-' || p.subject || '-')
+          -- (a name of two words or more after its maker's: "meridane-calyx-s" is "calyx-s")
+          OR contains(p.subject, '-') AND ends_with(s.subject, '-' || p.subject))
 ) WHERE NOT regexp_matches(after, {MODEL_VARIANT})
 UNION ALL
 SELECT DISTINCT ON (s.claim_id, n.subject) s.*, n.subject AS key_subject, true AS via_part

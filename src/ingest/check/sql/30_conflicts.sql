@@ -40,7 +40,7 @@ disagreeing AS (
      AND NOT list_has_any(a.sources, b.sources)
 ),
 weighed AS (
-    SELECT d.*, ca.doc_id AS doc_a, cb.doc_id AS doc_b, ca.release AS release,
+    SELECT d.*, ca.doc_id AS doc_a, cb.doc_id AS doc_b, ca.release AS release, cb.release AS release_b,
            round({CONFLICT_CONFIDENCE_BASE}
                  + {CONFLICT_EXPLICIT_RELEASE} * coalesce(ca.release_source IN ('heading', 'sentence', 'title', 'url')
                                        AND cb.release_source IN ('heading', 'sentence', 'title', 'url'), false)::INTEGER
@@ -55,10 +55,10 @@ contradictions AS (
     SELECT w.claim_a, w.claim_b, w.doc_a, w.doc_b, w.subject, w.attribute, w.release,
            w.value_a, w.value_b,
            CASE WHEN w.attribute = 'maturity' THEN 'maturity_conflict' ELSE 'value_conflict' END AS kind,
-           -- (a model's figures named by no release are only possible: a price or a spec may have
+           -- (a model's figures one of the articles names by no release are only possible: a price or a spec may have
            -- changed between two articles' dates; so are two dates: one article may date the
            -- announcement, another the release; so are the values of what has several)
-           CASE WHEN w.confidence >= {CONTRADICTION_CONFIDENCE} AND w.release IS NOT NULL
+           CASE WHEN w.confidence >= {CONTRADICTION_CONFIDENCE} AND w.release IS NOT NULL AND w.release_b IS NOT NULL
                  AND try_cast(w.value_a AS DATE) IS NULL
                  AND NOT regexp_matches(w.attribute, {POSSIBLE_ONLY}) THEN 'contradiction'
                 ELSE 'possible' END AS severity,
