@@ -55,9 +55,9 @@ contradictions AS (
     SELECT w.claim_a, w.claim_b, w.doc_a, w.doc_b, w.subject, w.attribute, w.release,
            w.value_a, w.value_b,
            CASE WHEN w.attribute = 'maturity' THEN 'maturity_conflict' ELSE 'value_conflict' END AS kind,
-           -- (a model's figures one of the articles names by no release are only possible: a price or a spec may have
-           -- changed between two articles' dates; so are two dates: one article may date the
-           -- announcement, another the release; so are the values of what has several)
+           -- (a model's figures either article names by no release are only possible: a price or a
+           -- spec may have changed between two articles' dates; so are two dates: one article may
+           -- date the announcement, another the release; so are the values of what has several)
            CASE WHEN w.confidence >= {CONTRADICTION_CONFIDENCE} AND w.release IS NOT NULL AND w.release_b IS NOT NULL
                  AND try_cast(w.value_a AS DATE) IS NULL
                  AND NOT regexp_matches(w.attribute, {POSSIBLE_ONLY}) THEN 'contradiction'
