@@ -1056,3 +1056,11 @@ def test_a_date_that_names_the_product_but_not_its_release_only_corroborates():
     text = "2026年3月3日,Stratocirrus Cloud 宣布其推理服务 Fluxlane 正式商用。"
     dated = [(c.subject, c.set_valued) for c in claims_of(text, "zh", release=None, title=title) if c.attribute == "release_date"]
     assert dated == [("fluxlane", True)]
+
+
+def test_an_amount_of_a_unit_after_a_name_is_no_benchmark_score():
+    """ "FP8で4.5 PFLOPS" was also a score of 4.5 on a benchmark "FP8"; a score keeps its own form."""
+    text = "Quorix Q3の演算性能はFP8で4.5 PFLOPSとなる。"
+    assert {(c.attribute, c.value) for c in claims_of(text, "ja", release="quorix q3")} == {("compute", "4.5 PFLOPS")}
+    scores = claims_of("QuuxLM2.5-72B-InstructはMATHで83.1を記録した。", "ja", release=None)
+    assert [(c.attribute, c.value) for c in scores] == [("score_math", "83.1")]

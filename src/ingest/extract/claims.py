@@ -218,11 +218,13 @@ class ClaimBuilder:
         named = self._relation_subject(segment, match.start(), *match.span(), benches)
         subject = named or self._fallback_release(segment)
         low, high = match.span("bench")  # "2.5 on Linux", "on H100": a platform or hardware is no benchmark
+        figure = match.start("value")  # ("FP8で4.5 PFLOPS": an amount of a unit is no score)
         if (
             subject is None
             or not _BENCHMARK_NAME.match(match["bench"])
             or any(platforms_in(match["bench"]))
             or any(e.label == HARDWARE and e.start < high and low < e.end for e in segment.entities)
+            or any(e.label == QUANTITY and e.start <= figure < e.end for e in segment.entities)
         ):
             return []
         value, (start, end) = f"{float(match['value']):g}", match.span("value")
