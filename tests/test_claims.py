@@ -26,6 +26,10 @@ def facts(claims) -> set[tuple]:
     return {(c.subject, c.attribute, c.value, c.qualifier) for c in claims}
 
 
+def facts_valued(claims) -> set[tuple]:
+    return {(c.subject, c.attribute, c.value, c.set_valued) for c in claims}
+
+
 def test_glossary_aliases_in_three_languages_name_one_subject():
     for text in ("SDPA 的 cuDNN 后端", "CuDNNバックエンド", "the cuDNN backend for SDPA"):
         assert [m.subject for m in glossary_mentions(text)] == ["cudnn-sdpa-backend"]
@@ -1015,10 +1019,6 @@ def test_a_count_in_an_article_without_a_release_is_of_the_subject_its_figure_ha
     for text, lang in (("Quiver 3.0 支持 18 种文件格式。", "zh"), ("Quiver 3.0 reads and writes 18 file formats.", "en")):
         assert facts_valued(claims_of(text, lang, release="quiver 3.0")) == {("quiver", "count_file", "18", True)}, text
     assert [r.norm for r in read("标准版搭载 82 千瓦时电池组。", "zh")] == ["82"]
-
-
-def facts_valued(claims) -> set[tuple]:
-    return {(c.subject, c.attribute, c.value, c.set_valued) for c in claims}
 
 
 def test_an_edition_a_sentence_names_is_a_condition_of_its_figures():
