@@ -371,6 +371,7 @@ class ClaimBuilder:
         "7 个尺寸" (a count of what the lexicon says the figure counts: the release's; in an article
         without a release, of the subject a figure there has, "Cantor-2 支持 99 种语言"). Both corroborate only."""
         claims, release = [], self._fallback_release(segment)
+        mentions: list[SubjectMention] | None = None  # (read once, for the first count that needs them)
         for m in segment.readings:
             if m.kind == MODEL and m.name and m.value:
                 model, size = SubjectMention(slug(m.name), m.name, m.start, m.end), model_size(m.value)
@@ -381,8 +382,9 @@ class ClaimBuilder:
                 attribute = f"count_{m.counted.split()[0]}"
                 subject = release
                 if self.release is None:
+                    mentions = self._mentions(segment) if mentions is None else mentions
                     count = Entity(COUNT, m.text, m.start, m.end, m.norm)
-                    subject = self._value_subject(segment, count, self._mentions(segment), attribute, None)
+                    subject = self._value_subject(segment, count, mentions, attribute, None)
                 if subject:
                     claims.append(self._claim(segment, subject, attribute, m.norm, m.start, m.end, set_valued=True))
         return claims

@@ -306,7 +306,7 @@ class _Reader:
             if self.text[end : end + 1] == "+":
                 end += 1
         version_end = self._version_range_end(match)
-        if version_end is not None or self._before_is_version_word(match.start()):
+        if version_end is not None or after_version_word(self.text, match.start()):
             end = version_end or match.end("num")
             return Reading(
                 VERSION, self.text[match.start() : end], match.start(), end, norm=version_norm(self.text[match.start() : end])
@@ -469,9 +469,6 @@ class _Reader:
         ):
             end += 1
         return end
-
-    def _before_is_version_word(self, start: int) -> bool:
-        return after_version_word(self.text, start)
 
     def _version_range_end(self, match: re.Match) -> int | None:
         """ "3.8-3.10": a range whose ends are not in order is a range of versions; where it ends."""
