@@ -637,3 +637,28 @@ def test_a_date_of_the_articles_product_without_its_version_corroborates(tmp_pat
     agreed = con.execute("SELECT attribute, release, n_sources FROM corroborations").fetchall()
     assert ("release_date", "tidewater 4.0", 2) in agreed
     assert con.execute("SELECT count(*) FROM conflicts WHERE attribute = 'release_date'").fetchone()[0] == 0
+
+
+def test_a_releases_changes_keyed_by_what_they_measure_conflict_only_when_the_measure_is_one(tmp_path):
+    """Sentences naming no part of the release ("Idle memory per worker process is down 18%") made
+    figures that only corroborated, so two sources' different memory savings met nothing (a held-out
+    set of independent write-ups). Keyed by what they measure, 18% and 25% of memory are a possible
+    conflict; 30% of latency is another fact; a figure a sentence names its part for ("VACUUM"
+    in another article) is still that part's, agreeing; and a change no measure keys ("need 25% less")
+    agrees with the one keyed, never conflicts."""
+    con = ingest(
+        tmp_path,
+        {
+            "a.md": "# Tidewater 4.0 released\n\nTidewater 4.0 ships today. Idle memory per worker process is down 18%. "
+            "The new vacuum consumes up to 20x less memory.",
+            "b.md": "# Tidewater 4.0 リリース\n\nTidewater 4.0が公開された。アイドル時のメモリ使用量は25%削減された。"
+            "また、p95レイテンシは30%短縮された。",
+            "c.md": "# Tidewater 4.0 发布\n\nTidewater 4.0 正式发布。VACUUM 的内存消耗最多可降低 20 倍。",
+            "d.md": "# Tidewater 4.0 review\n\nTidewater 4.0 is out. Worker processes need 25% less when idle.",
+        },
+    )
+    found = con.execute("SELECT attribute, value_a, value_b, severity FROM conflicts WHERE severity <> 'note'").fetchall()
+    assert found == [("reduction_memory", "18%", "25%", "possible")]
+    agreed = con.execute("SELECT subject, attribute, value, n_sources FROM corroborations").fetchall()
+    assert ("vacuum", "reduction", "20x", 2) in agreed
+    assert ("tidewater", "reduction_memory", "25%", 2) in agreed

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import re
+import warnings
+
 import pytest
 
 from ingest.clean import clean
 from ingest.extract.entities import find_entities
-from ingest.extract.nlp import get_nlp
+from ingest.extract.nlp import get_nlp, words
 
 
 def entities(text: str, lang: str) -> list[tuple[str, str, str]]:
@@ -257,6 +260,27 @@ def test_spacy_pipelines_set_doc_ents_and_keep_exact_offsets(lang, text):
 def test_chinese_pipeline_segments_words_not_characters():
     doc = get_nlp("zh")("此版本为 SDPA 提供了一个新的后端")
     assert any(len(token.text) > 1 and not token.text.isascii() for token in doc)
+
+
+def test_chinese_words_are_python_jiebas_on_every_line_of_the_shared_corpora():
+    """The segmenter is jieba-rs; the lexicon's concepts and the anaphora list were made against
+    Python jieba's words, so they must stay the same. (Characters outside jieba's own Han range
+    U+4E00-U+9FD5, such as the extension-A characters of a badly extracted PDF, jieba cuts one by
+    one and jieba-rs groups: lines with them are left out.)"""
+    jieba = pytest.importorskip("jieba")
+    from seed_fixtures import SHARED
+
+    files = sorted(SHARED.glob("corpus*/*_zh_*")) + sorted(SHARED.glob("seeds/*.txt"))
+    if not files:
+        pytest.skip(f"{SHARED} is absent (the shared corpora sit beside the repo in CI)")
+    outside_jieba = re.compile("[\u3400-\u4dbf\u9fd6-\u9fff\uf900-\ufaff\U00020000-\U0003ffff]")
+    lines = {line for file in files for line in file.read_text(encoding="utf-8").splitlines() if line.strip()}
+    compared = [line for line in lines if not outside_jieba.search(line)]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # jieba 0.42's regexes have invalid escapes
+        expected = {line: [w for w in jieba.cut(line) if not w.isspace()] for line in compared}
+    assert len(compared) > 2000
+    assert {line: words(line, "zh") for line in compared} == expected
 
 
 def test_japanese_pipeline_segments_with_sudachi_and_keeps_the_text():

@@ -37,6 +37,7 @@ from .entities import COUNT, DATE, DURATION, HARDWARE, MATURITY, MULTIPLIER, PER
 from .glossary import SubjectMention, glossary
 from .notation import alternation, hedged_bounds, model_size
 from .phrases import (
+    DIRECTED_CHANGES,
     DROPPED,
     MENTIONED,
     MINIMUM,
@@ -47,6 +48,7 @@ from .phrases import (
     dependency_versions,
     is_baseline,
     is_former,
+    measure_near,
     share_of_counted,
     support_ends_around,
     terms,
@@ -478,6 +480,17 @@ class ClaimBuilder:
         # release on two dates).
         of_release = subject is None and entity.label != DATE and (subject := self._fallback_release(segment)) is not None
         of_release = of_release and entity.label != DURATION
+        # A change of the release's whose clause names what it measures ("Idle memory per worker
+        # process is down 18%", "p95 延迟降低了 45%") is keyed by it, so that two sources' figures of
+        # one measure meet; they may still be two parts' (`thresholds.POSSIBLE_ONLY`). (Not a
+        # section's: another source names that subject in its sentence, unkeyed, "VACUUM 的内存消耗…")
+        measure = (
+            of_release and attribute in DIRECTED_CHANGES and measure_near(segment.text, segment.lang, entity.start, entity.end)
+        )
+        if measure:
+            attribute, of_release = f"{attribute}_{measure}", False
+        elif attribute == "improvement":
+            return []  # (better in what, no word says: "up to 20% better")
         # A date whose sentence names the article's product, not its release ("Marlin向け「Tidewater」
         # の開発チームは2025年10月14日、…4.0を公開した", "Stratocirrus 宣布 Fluxlane 正式商用"): it
         # corroborates, never contradicts (the sentence may date another of the product's releases).
@@ -527,7 +540,10 @@ class ClaimBuilder:
         if entity.label == PERCENT and (share := share_of_counted(segment.text, segment.lang, entity, segment.entities)):
             return share
         if entity.label in (PERCENT, MULTIPLIER):
-            attribute = attribute_near(segment.text, segment.lang, entity.start, entity.end)
+            # (a word saying only that something got better is the last resort: "续航提升 20%")
+            attribute = attribute_near(segment.text, segment.lang, entity.start, entity.end) or attribute_near(
+                segment.text, segment.lang, entity.start, entity.end, of="improvement"
+            )
             # "性能提高了 2 倍" / "2x the performance": a performance multiplier is a speed-up; a fraction
             # something becomes, no word explaining it, is a reduction ("メモリ消費量は最大で20分の1になりました";
             # not "利用者の3分の1が移行した", a share).
@@ -553,10 +569,15 @@ class ClaimBuilder:
         # (nor is a model named as the earlier one a ratio's subject: "1.6x the performance of the
         # previous-generation R70" is the R80's)
         compared = entity.label in (PERCENT, MULTIPLIER)
+        # (nor, of a ratio, a name in a later part of the sentence, past a comma: "分组聚合比 2.x 快 3
+        # 倍,CSV 文件的读取速度也有明显提升" is no speed-up of CSV's; a date's name often comes after it:
+        # "2025年9月24日、Novaroは…")
+        part_start, part_end = comma_part(segment.text, entity.start, entity.end)
         usable = [
             m
             for m in mentions
-            if not (baseline_span and baseline_span[0] <= m.start < baseline_span[1])
+            if not (compared and m.start >= part_end)
+            and not (baseline_span and baseline_span[0] <= m.start < baseline_span[1])
             and not any(m.start < end and start < m.end for start, end in figures)
             and not (compared and named_as_earlier(segment, m.start))
         ]
@@ -565,7 +586,6 @@ class ClaimBuilder:
         specific = [m for m in usable if is_specific(m, segment.entities)]
         if entity.label == DATE:
             return self._date_subject(segment, entity, specific, in_clause)
-        part_start, part_end = comma_part(segment.text, entity.start, entity.end)
         if entity.label in (QUANTITY, COUNT, DURATION) and speaks_of_earlier(segment, part_start, part_end):
             # ("…up to 19 Gbps, compared with 11 Gbps on the previous AX7", "上一代 AX7 配备的是16GB显存":
             # an earlier model's figure is the one its part of the sentence names, never the

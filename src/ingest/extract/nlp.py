@@ -1,5 +1,5 @@
 """spaCy pipelines per language, built from the config in each language profile
-(`lang/<code>/language.yaml`, `spacy:`): blank ja (SudachiPy), zh (jieba), en.
+(`lang/<code>/language.yaml`, `spacy:`): blank ja (SudachiPy), zh (jieba's dictionary), en.
 
 Each pipeline carries the `ingest_entities` component, which runs the language's
 rules over the text and sets `doc.ents`; the exact rule
@@ -9,9 +9,7 @@ token alignment may widen a span and stored offsets must point at the text.
 
 from __future__ import annotations
 
-import contextlib
-import logging
-from collections.abc import Iterator
+import re
 from functools import lru_cache
 
 import spacy
@@ -51,6 +49,48 @@ def create_sudachi_surface_tokenizer(split_mode: str = "A"):
     return make
 
 
+class JiebaTokenizer(DummyTokenizer):
+    """jieba's word segmentation (its dictionary, and its HMM for unknown words) by jieba-rs, in a
+    fraction of the time of the Python jieba spaCy's own ChineseTokenizer calls, and with the same
+    words: a Latin run jieba's dictionary does not know is split as jieba splits it
+    ("torch.compile" -> "torch", ".", "compile"; "C++" stays), the rest is jieba-rs's own.
+    `tests/test_extract.py` holds it to Python jieba's words on ../shared."""
+
+    _LATIN_WORD = re.compile(r"([a-zA-Z0-9]+(?:\.\d+)?%?)")
+    _LATIN_RUN = re.compile(r"[a-zA-Z0-9+#&._%\-]+")
+
+    def __init__(self, vocab) -> None:
+        import rjieba
+
+        self.vocab = vocab
+        self._jieba = rjieba
+
+    def __call__(self, text: str) -> Doc:
+        words, spaces = get_words_and_spaces([w for w in self.words(text) if not w.isspace()], text)
+        return Doc(self.vocab, words=words, spaces=spaces)
+
+    def words(self, text: str) -> list[str]:
+        found: list[str] = []
+        for word in self._jieba.cut(text) if text else ():
+            if len(word) == 1 or any(ord(char) > 0x2E7F for char in word) or self._jieba.has_word(word):
+                found.append(word)
+                continue
+            for piece in self._LATIN_WORD.split(word):
+                if self._LATIN_RUN.fullmatch(piece):
+                    found.append(piece)
+                else:
+                    found += piece  # (one word per character, as jieba cuts what is neither)
+        return found
+
+
+@spacy.registry.tokenizers("ingest.JiebaTokenizer.v1")
+def create_jieba_tokenizer():
+    def make(nlp: Language) -> JiebaTokenizer:
+        return JiebaTokenizer(nlp.vocab)
+
+    return make
+
+
 if not Doc.has_extension("ingest_entities"):
     Doc.set_extension("ingest_entities", default=None)
 
@@ -84,6 +124,8 @@ def words(text: str, lang: str) -> list[str]:
     tokenizer = get_nlp(lang).tokenizer
     if isinstance(tokenizer, SudachiSurfaceTokenizer):
         return tokenizer.dictionary_forms(text)
+    if isinstance(tokenizer, JiebaTokenizer):
+        return [word for word in tokenizer.words(text) if not word.isspace()]
     return [token.text for token in tokenizer(text) if not token.is_space]
 
 
@@ -96,19 +138,6 @@ def get_nlp(lang: str) -> Language:
 def _pipeline(code: str) -> Language:
     language = profile(code)
     config = {"nlp": {"tokenizer": language.tokenizer}} if language.tokenizer else {}
-    with _info_logging_off():
-        nlp = spacy.blank(language.spacy_lang, config=config)
+    nlp = spacy.blank(language.spacy_lang, config=config)
     nlp.add_pipe("ingest_entities", config={"lang": code})
     return nlp
-
-
-@contextlib.contextmanager
-def _info_logging_off() -> Iterator[None]:
-    """Tokenizers log their start-up at DEBUG on handlers of their own (jieba: four lines on stderr,
-    twice in a Prefect run); they tell users nothing."""
-    previous = logging.root.manager.disable
-    logging.disable(logging.INFO)
-    try:
-        yield
-    finally:
-        logging.disable(previous)

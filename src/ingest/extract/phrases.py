@@ -59,13 +59,43 @@ def attribute_near(text: str, lang: str, start: int, end: int, of: str = "figure
     after = max(end + _ATTRIBUTE_WINDOW_AFTER, words.end() if words else end)
     close = max(low, start - _ATTRIBUTE_WINDOW_BEFORE), min(high, after)
     found = _nearest_keyword(keyed, text, start, end, *close)
+    if found is None and words:  # (a keyword starting in the words after may end further on: "1.5x as many requests per second")
+        found = _nearest_keyword(keyed, text, start, end, end, high, starts_before=words.end())
+    if found is None and of == "figure" and rules_for(lang).change_by.search(text, low, start):
+        found = _nearest_keyword(keyed, text, start, end, low, start)  # ("cut … by 18%": the verb, further back)
     return found or (_nearest_keyword(keyed, text, start, end, low, high) if of == "duration" else None)
 
 
-def _nearest_keyword(keyed: list[tuple[str, re.Pattern]], text: str, start: int, end: int, low: int, high: int) -> str | None:
+# Attributes of a figure that say how something changed, not what ("down 18%", "2x faster"); the
+# directed ones tell which way.
+CHANGES = frozenset({"reduction", "speedup", "slowdown", "performance", "improvement"})
+DIRECTED_CHANGES = ("reduction", "speedup", "improvement")
+# ...and spans of time that are measures a release can change ("up to 20% longer battery life").
+_MEASURED_DURATIONS = frozenset({"battery_life", "charge_time"})
+
+
+def measure_near(text: str, lang: str, start: int, end: int) -> str | None:
+    """What the change at [start, end) measures: the nearest word naming a measure in its clause
+    (`measured_attributes`; the bytes words, memory and storage; a figure's own measures, latency
+    and throughput; battery life and charge time), else None."""
+    words = rules_for(lang).attribute_words
+    keyed = (
+        words["measured"]
+        + words["bytes"]
+        + [(attribute, pattern) for attribute, pattern in words["figure"] if attribute not in CHANGES]
+        + [(attribute, pattern) for attribute, pattern in words["duration"] if attribute in _MEASURED_DURATIONS]
+    )
+    return _nearest_keyword(keyed, text, start, end, *clause_bounds(text, start))
+
+
+def _nearest_keyword(
+    keyed: list[tuple[str, re.Pattern]], text: str, start: int, end: int, low: int, high: int, starts_before: int | None = None
+) -> str | None:
     best: tuple[int, str] | None = None
     for attribute, pattern in keyed:
         for match in pattern.finditer(text, low, high):
+            if starts_before is not None and match.start() >= starts_before:
+                break
             gap = match.start() - end if match.start() >= end else start - match.end()
             if best is None or gap < best[0]:
                 best = (gap, attribute)

@@ -34,6 +34,7 @@ class Rules:
     maturity_sections: list[tuple[str, re.Pattern]]
     other_sections: re.Pattern
     attribute_words: dict[str, list[tuple[str, re.Pattern]]]  # by a value's kind (`_ATTRIBUTE_FAMILIES`)
+    change_by: re.Pattern  # right before a figure: the amount of a change its clause's verb names ("cut X by 18%")
     qualifiers: list[tuple[str, re.Pattern]]  # words right before a value that hedge it ("nearly")
     qualifiers_after: list[tuple[str, re.Pattern]]  # ...and right after it, past its unit ("以上", "+")
     baselines: list[re.Pattern]
@@ -80,6 +81,12 @@ def _alternation(patterns: list[str]) -> str:
     return "|".join(f"(?:{p})" for p in sorted(patterns, key=len, reverse=True))
 
 
+def _listed(rule_sets: list[dict], key: str, part: str | None = None) -> str:
+    """The patterns the rule files list under `key` (or its `part`), as one alternation (one that never matches: none)."""
+    listed = [p for rules in rule_sets for p in ((rules.get(key) or {}).get(part, []) if part else rules.get(key, []))]
+    return _alternation(listed or ["(?!)"])
+
+
 def conjunctions(latin: bool | None = None) -> list[str]:
     """The conjunctions of every language (all, or only the Latin or only the other ones)."""
     words = [str(w) for w in every_language("conjunctions")]
@@ -102,7 +109,7 @@ def _version_patterns(common: dict) -> list[tuple[str, re.Pattern]]:
 
 
 # A value's kind -> its rules.yaml family of words saying what it is (`phrases.attribute_near`), by prefix.
-_ATTRIBUTE_FAMILIES = {"figure": "", "date": "date_", "money": "money_", "duration": "duration_", "bytes": "bytes_"}
+_ATTRIBUTE_FAMILIES = {"figure": ""} | {of: f"{of}_" for of in ("date", "money", "duration", "bytes", "measured", "improvement")}
 
 
 def _keyed(mapping: dict | None, wrap: str = "{}", flags: int = 0) -> list[tuple[str, re.Pattern]]:
@@ -158,10 +165,9 @@ def rules_for(*codes: str | None) -> Rules:
         maturity=_keyed(_merged(rule_sets, "maturity"), flags=re.I),
         lifecycle=_keyed(_merged(rule_sets, "lifecycle"), flags=re.I),
         maturity_sections=_keyed(_merged(rule_sets, "maturity_sections"), flags=re.I),
-        other_sections=re.compile(
-            _alternation([s for rules in rule_sets for s in rules.get("other_sections", [])] or ["(?!)"]), re.I
-        ),
+        other_sections=re.compile(_listed(rule_sets, "other_sections"), re.I),
         attribute_words={of: _keyed(_merged(rule_sets, f"{p}attributes"), flags=re.I) for of, p in _ATTRIBUTE_FAMILIES.items()},
+        change_by=re.compile(f"(?:{_listed(rule_sets, 'change_by')})$", re.I),
         # What is written next to a figure, like the figures themselves, is read in every language:
         # prose in one quotes another ("最多13倍" in an English review).
         qualifiers=_keyed(_merged([*every_profile, common], "qualifiers"), flags=re.I),
@@ -169,15 +175,16 @@ def rules_for(*codes: str | None) -> Rules:
         baselines=[re.compile(p) for rules in rule_sets for p in rules.get("baselines", [])],
         supports=[re.compile(p, re.I) for rules in rule_sets for p in rules.get("supports", [])],
         support_ended=[re.compile(p, re.I) for rules in rule_sets for p in rules.get("support_ended", [])],
-        minimum_after=re.compile(_alternation(_minimum_versions(rule_sets, "after")), re.I),
-        minimum_before=re.compile(rf"(?:{_alternation(_minimum_versions(rule_sets, 'before'))})$", re.I),
+        minimum_after=re.compile(_listed(rule_sets, "minimum_versions", "after"), re.I),
+        minimum_before=re.compile(rf"(?:{_listed(rule_sets, 'minimum_versions', 'before')})$", re.I),
         minimum_stated=[
             re.compile(p.replace("{name}", product_name_pattern()).replace("{version}", _STATED_VERSION), re.I)
-            for p in _minimum_versions(rule_sets, "stated")
+            for rules in rule_sets
+            for p in (rules.get("minimum_versions") or {}).get("stated", [])
         ],
-        recommends=re.compile(_alternation(_minimum_versions(rule_sets, "recommended")), re.I),
-        former_before=re.compile(rf"(?:{_alternation(_minimum_versions(rule_sets, 'former_before'))})$", re.I),
-        former_after=re.compile(_alternation(_minimum_versions(rule_sets, "former_after")), re.I),
+        recommends=re.compile(_listed(rule_sets, "minimum_versions", "recommended"), re.I),
+        former_before=re.compile(rf"(?:{_listed(rule_sets, 'minimum_versions', 'former_before')})$", re.I),
+        former_after=re.compile(_listed(rule_sets, "minimum_versions", "former_after"), re.I),
         # the words that put a sentence about an earlier release (`earlier` in language.yaml), right
         # before a version, and a particle after them ("従来の", "此前的", "previous ")
         previous=re.compile(rf"(?<![A-Za-z])(?:{alternation([w for p in chain for w in p.earlier] or ['(?!)'])})\S?\s?$", re.I),
@@ -197,15 +204,10 @@ def rules_for(*codes: str | None) -> Rules:
         fraction_factor=re.compile(
             rf"\s?(?:{alternation(w for rules in rule_sets for w in rules.get('fraction_factor_words', []))})"
         ),
-        negation=re.compile(_alternation([p for rules in rule_sets for p in rules.get("negations", [])] or ["(?!)"]), re.I),
-        instrument_before=re.compile(rf"(?:{_instruments(rule_sets, 'before')})\s?$", re.I),
-        instrument_after=re.compile(rf"^\s?(?:{_instruments(rule_sets, 'after')})", re.I),
+        negation=re.compile(_listed(rule_sets, "negations"), re.I),
+        instrument_before=re.compile(rf"(?:{_listed(rule_sets, 'instruments', 'before')})\s?$", re.I),
+        instrument_after=re.compile(rf"^\s?(?:{_listed(rule_sets, 'instruments', 'after')})", re.I),
     )
-
-
-def _minimum_versions(rule_sets: list[dict], part: str) -> list[str]:
-    """The patterns of `minimum_versions` (lang/<code>/rules.yaml) of one part, or one that never matches."""
-    return [p for rules in rule_sets for p in (rules.get("minimum_versions") or {}).get(part, [])] or ["(?!)"]
 
 
 # (a phrase naming a minimum makes a bare major one a version: "…is now LLVM 10")
@@ -226,11 +228,6 @@ def product_named(name: str) -> str | None:
         if any(re.fullmatch(pattern, name) for pattern in product["names"]):
             return str(product["id"])
     return None if name.casefold() in not_names() else _slug(name)
-
-
-def _instruments(rule_sets: list[dict], side: str) -> str:
-    """The words of `instruments` (lang/<code>/rules.yaml) written on one side of a name, as an alternation."""
-    return _alternation([p for rules in rule_sets for p in (rules.get("instruments") or {}).get(side, [])] or ["(?!)"])
 
 
 def _relation_pattern(phrase: str) -> str:

@@ -74,7 +74,8 @@ subjects AS (SELECT DISTINCT subject FROM current_claims),
 -- A figure extraction gave the release for want of a name ("a new memory structure for vacuum that
 -- consumes up to 20x less memory": no capital, no name) also speaks for a subject another document
 -- of the release names for the same attribute, when its sentence writes that name as a word in any
--- case ("VACUUM"); it still only corroborates.
+-- case ("VACUUM"); it still only corroborates. So does a change keyed by what it measures
+-- ("reduction_memory") for the change the other document states of the name ("reduction").
 -- (one row per name and key, not per document: the join stays linear in the claims)
 named AS (
     SELECT subject, release, attribute, min(doc_id) AS first_doc, count(DISTINCT doc_id) AS n_docs,
@@ -82,6 +83,15 @@ named AS (
     FROM current_claims
     WHERE subject_source <> 'release' AND length(subject_text) >= 3 AND release IS NOT NULL
     GROUP BY subject, subject_text, release, attribute
+),
+-- A change of the release no measure keys ("Release binaries are 12 percent smaller") speaks for
+-- the same change another document keys by a measure ("二进制文件体积平均缩小 12%": reduction_size);
+-- it only corroborates.
+measured AS (
+    SELECT subject, release, attribute, min(doc_id) AS first_doc, count(DISTINCT doc_id) AS n_docs
+    FROM current_claims
+    WHERE subject_source = 'release' AND regexp_matches(attribute, {MEASURED_CHANGE})
+    GROUP BY subject, release, attribute
 )
 SELECT s.*, s.subject AS key_subject, false AS via_part FROM scoped s
 UNION ALL
@@ -97,10 +107,18 @@ SELECT * EXCLUDE (after), after <> '' AS via_part FROM (
           OR contains(p.subject, '-') AND ends_with(s.subject, '-' || p.subject))
 ) WHERE NOT regexp_matches(after, {MODEL_VARIANT})
 UNION ALL
-SELECT DISTINCT ON (s.claim_id, n.subject) s.*, n.subject AS key_subject, true AS via_part
-FROM scoped s JOIN named n ON s.subject_source = 'release' AND coalesce(s.set_valued, false)
- AND n.release = s.release AND n.attribute = s.attribute AND (n.n_docs > 1 OR n.first_doc <> s.doc_id)
- AND regexp_matches(lower(s.evidence), n.word);
+SELECT DISTINCT ON (s.claim_id, n.subject) s.* REPLACE (n.attribute AS attribute, true AS set_valued),
+       n.subject AS key_subject, true AS via_part
+FROM scoped s JOIN named n ON s.subject_source = 'release' AND n.release = s.release
+ AND (coalesce(s.set_valued, false) AND n.attribute = s.attribute
+      OR regexp_matches(s.attribute, {MEASURED_CHANGE}) AND starts_with(s.attribute, n.attribute || '_'))
+ AND (n.n_docs > 1 OR n.first_doc <> s.doc_id)
+ AND regexp_matches(lower(s.evidence), n.word)
+UNION ALL
+SELECT s.* REPLACE (m.attribute AS attribute), s.subject AS key_subject, true AS via_part
+FROM scoped s JOIN measured m ON s.subject_source = 'release' AND coalesce(s.set_valued, false)
+ AND m.subject = s.subject AND m.release = s.release AND starts_with(m.attribute, s.attribute || '_')
+ AND (m.n_docs > 1 OR m.first_doc <> s.doc_id);
 
 -- Values that agree, grouped. Claims with the same key (subject, attribute, scope, unit) are
 -- sorted by the interval their written precision allows (value ± value_tol, ranges up to
