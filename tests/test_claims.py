@@ -1075,7 +1075,8 @@ def test_a_releases_change_is_keyed_by_the_measure_its_clause_names():
     cases = [
         ("Idle memory per worker process is down 18%.", "en", ("tidewater", "reduction_memory", "18%", False)),
         ("Apps also launch 15% faster on average.", "en", ("tidewater", "speedup_startup", "15%", False)),
-        ("The on-disk footprint is 60% smaller.", "en", ("tidewater", "reduction_size", "60%", False)),
+        ("The on-disk footprint is 60% smaller.", "en", ("tidewater", "reduction_storage", "60%", False)),
+        ("启用后,内存占用降低 70%。", "zh", ("tidewater", "reduction_memory", "70%", False)),
         ("ダッシュボード向けクエリのp95レイテンシは30%短縮された。", "ja", ("tidewater", "reduction_latency", "30%", False)),
         ("查询方面,仪表盘类查询的 p95 延迟降低了 45%,意义较大。", "zh", ("tidewater", "reduction_latency", "45%", False)),
         ("Everything is 15% faster.", "en", ("tidewater", "speedup", "15%", True)),

@@ -289,3 +289,14 @@ def test_japanese_pipeline_segments_with_sudachi_and_keeps_the_text():
     assert doc.lang_ == "ja"
     assert doc.text == text
     assert [t.text for t in doc][:5] == ["PyTorch", "2.5", "が", "リリース", "さ"]
+
+
+def test_a_version_a_chinese_verb_announces_after_a_name_is_the_names():
+    """ "开源向量数据库 Lumenvec 发布 2.3 版本": the headline names its release apart, so the article
+    had none and met no other write-up of Lumenvec 2.3 (a held-out set's case). An English verb
+    announcing a version names no release ("Corvid Software shipped version 12 of its Vireo
+    browser"), nor does a figure after a Chinese one ("发布 3 倍")."""
+    found = [(e.label, e.norm) for e in find_entities("开源向量数据库 Lumenvec 发布 2.3 版本", "zh")]
+    assert found == [("VERSION", "lumenvec 2.3")]
+    assert find_entities("Corvid Software shipped version 12 of its Vireo browser", "en") == []
+    assert [e.label for e in find_entities("Lumenvec 发布 3 倍", "zh")] == ["MULTIPLIER"]

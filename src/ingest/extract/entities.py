@@ -224,7 +224,8 @@ def _versions_named_apart(text: str, readings: Sequence[Reading], rules: Rules) 
         decimal = version.kind == reader.NUMBER and _DECIMAL.fullmatch(version.text) is not None
         if not (version.kind == reader.VERSION or decimal) or version.name:
             continue
-        if not (reader.after_version_word(text, version.start) or rules.minimum_after.match(text, version.end)):
+        worded = reader.after_version_word(text, version.start) or _version_suffix().match(text, version.end)
+        if not (worded or rules.minimum_after.match(text, version.end)):
             continue
         # (not a word for the kind of product: "「Frobdb Engine」のバージョン5.3" is Frobdb's)
         names = [
@@ -261,14 +262,25 @@ def _dependency_kind() -> re.Pattern:
 @lru_cache(maxsize=1)
 def _version_of() -> re.Pattern:
     """What may stand between a name and its version: closing quotes, a word for the kind of
-    product, a possessive and a version word ("」のバージョン", " library version ", " 版本 ")."""
+    product, a possessive, a verb announcing it written in CJK ("Lumenvec 发布 2.3 版本"; not an
+    English one: "Corvid Software shipped version 12 of its Vireo browser" is Vireo's) and a
+    version word ("」のバージョン", " library version ", " 版本 ")."""
     kinds = alternation([*every_language("dependency_kinds"), *every_language("product_kinds")])
     closers = re.escape("".join(pair[1] for pair in quotation_pairs()) + "\"”'’)")
+    announcing = alternation([w for w in every_language("announcing") if len(w) > 1 and not re.search("[A-Za-z]", w)])
     return re.compile(
         rf"[\s{closers}]*(?:(?:{kinds})[\s{closers}]*)?(?:{alternation(every_language('possessives'))})?\s?"
-        rf"(?:(?:{alternation(vocabulary().version_words)})\s?)?",
+        rf"(?:(?:{announcing})\s?)?(?:(?:{alternation(vocabulary().version_words)})\s?)?",
         re.I,
     )
+
+
+@lru_cache(maxsize=1)
+def _version_suffix() -> re.Pattern:
+    """A version word right after a number, written in CJK ("2.3 版本", "12 版"; an English one names
+    no version after it: "3.5 vs 2.0"): the number is a version."""
+    words = [*vocabulary().version_suffixes, *(w for w in vocabulary().version_words if not re.search("[A-Za-z]", w))]
+    return re.compile(rf"\s?(?:{alternation(words)})")
 
 
 def find_entities(text: str, lang: str | None, context: str | None = None) -> list[Entity]:
