@@ -645,7 +645,7 @@ def test_a_releases_changes_keyed_by_what_they_measure_conflict_only_when_the_me
     set of independent write-ups). Keyed by what they measure, 18% and 25% of memory are a possible
     conflict; 30% of latency is another fact; a figure a sentence names its part for ("VACUUM"
     in another article) is still that part's, agreeing; and a change no measure keys ("need 25% less")
-    agrees with the one keyed, never conflicts."""
+    or a measure no change keys ("a 30% p95 latency gain") agrees with the one keyed, never conflicts."""
     con = ingest(
         tmp_path,
         {
@@ -655,6 +655,7 @@ def test_a_releases_changes_keyed_by_what_they_measure_conflict_only_when_the_me
             "また、p95レイテンシは30%短縮された。",
             "c.md": "# Tidewater 4.0 发布\n\nTidewater 4.0 正式发布。VACUUM 的内存消耗最多可降低 20 倍。",
             "d.md": "# Tidewater 4.0 review\n\nTidewater 4.0 is out. Worker processes need 25% less when idle.",
+            "e.md": "# Tidewater 4.0 notes\n\nTidewater 4.0 is out. Expect a 30% p95 latency gain.",
         },
     )
     found = con.execute("SELECT attribute, value_a, value_b, severity FROM conflicts WHERE severity <> 'note'").fetchall()
@@ -662,3 +663,4 @@ def test_a_releases_changes_keyed_by_what_they_measure_conflict_only_when_the_me
     agreed = con.execute("SELECT subject, attribute, value, n_sources FROM corroborations").fetchall()
     assert ("vacuum", "reduction", "20x", 2) in agreed
     assert ("tidewater", "reduction_memory", "25%", 2) in agreed
+    assert ("tidewater", "reduction_latency", "30%", 2) in agreed  # (a measure no change keys: e.md)

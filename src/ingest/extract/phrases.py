@@ -89,6 +89,16 @@ def measure_near(text: str, lang: str, start: int, end: int) -> str | None:
     return _nearest_keyword(keyed, text, start, end, clause_bounds(text, start)[0], comma_part(text, start, end)[1])
 
 
+def change_near(text: str, lang: str, start: int, end: int) -> str | None:
+    """Which way the figure at [start, end) of a measure changed ("cuts p99 publish latency by 40%":
+    reduction): the nearest directed change word before it or in its part of the clause, else None."""
+    words = rules_for(lang).attribute_words
+    keyed = [
+        (attribute, pattern) for attribute, pattern in words["figure"] + words["improvement"] if attribute in DIRECTED_CHANGES
+    ]
+    return _nearest_keyword(keyed, text, start, end, clause_bounds(text, start)[0], comma_part(text, start, end)[1])
+
+
 def _nearest_keyword(
     keyed: list[tuple[str, re.Pattern]], text: str, start: int, end: int, low: int, high: int, starts_before: int | None = None
 ) -> str | None:
