@@ -37,6 +37,7 @@ from .entities import COUNT, DATE, DURATION, HARDWARE, MATURITY, MULTIPLIER, PER
 from .glossary import SubjectMention, glossary
 from .notation import alternation, hedged_bounds, model_size
 from .phrases import (
+    CHANGES,
     DIRECTED_CHANGES,
     DROPPED,
     MENTIONED,
@@ -98,7 +99,6 @@ _RELEASE_WIDE_COUNTS = {"contributors", "commits"}
 # Counts of a setup, not of the release: "在由 8 个节点组成的集群模式下" (a benchmark's cluster), "1ノード
 # あたり" (per node), "trained on 4,096 GPUs" (one run of several); they only corroborate.
 _SETUP_COUNTS = {"gpu_count", "node_count"}
-_MEASURED_RATIOS = {"latency", "throughput", "goodput"}  # a ratio's attributes that are measures, not changes
 _LEAST = (f"{MINIMUM}_", f"{RECOMMENDED}_")  # the least versions of a dependency a release requires or recommends
 # A benchmark's name has two capitals or digits ("MATH", "HumanEval", "GSM8K", "Arena-Hard"): "99.9 on
 # Black Friday" or "2.5 on Fedora" scores nothing.
@@ -490,7 +490,8 @@ class ClaimBuilder:
             of_release and attribute in DIRECTED_CHANGES and measure_near(segment.text, segment.lang, entity.start, entity.end)
         )
         # (and a ratio of a measure its clause says the change of: "cuts p99 publish latency by 40%")
-        measured = of_release and entity.label in (PERCENT, MULTIPLIER) and attribute in _MEASURED_RATIOS
+        measured = of_release and entity.label in (PERCENT, MULTIPLIER) and attribute not in CHANGES
+        measured = measured and not attribute.startswith("share_of_")
         change = measured and change_near(segment.text, segment.lang, entity.start, entity.end)
         if measure:
             attribute, of_release = f"{attribute}_{measure}", False
