@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 from ..extract import rules
-from ..extract.phrases import DIRECTED_CHANGES
 
 # A value or maturity conflict between sources is a contradiction when at least this sure (else
 # "possible"): a base, plus how explicitly both sides name their release and subject, and whether
@@ -23,7 +22,7 @@ CONFLICT_WHOLE_SUBJECT = 0.15
 # Node.js 18 or later": the least version of a dependency; "memory is down 18%" of a release with no
 # part named: `reduction_memory`, a change keyed by what it measures).
 # A change of a release keyed by what it measures ("reduction_memory": `extract.claims`).
-MEASURED_CHANGE = "^(" + "|".join(DIRECTED_CHANGES) + ")_"
+MEASURED_CHANGE = "^(" + "|".join(rules.DIRECTED_CHANGES) + ")_"
 POSSIBLE_ONLY = (
     "^(price|measure_|battery_life|charge_time|training_time|support_period|warranty|design_life|minimum_|recommended_)"
     "|" + MEASURED_CHANGE

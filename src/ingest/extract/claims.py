@@ -37,8 +37,6 @@ from .entities import COUNT, DATE, DURATION, HARDWARE, MATURITY, MULTIPLIER, PER
 from .glossary import SubjectMention, glossary
 from .notation import alternation, hedged_bounds, model_size
 from .phrases import (
-    CHANGES,
-    DIRECTED_CHANGES,
     DROPPED,
     MENTIONED,
     MINIMUM,
@@ -58,7 +56,16 @@ from .phrases import (
 from .reader import DATE as DATE_READING
 from .reader import MODEL, NUMBER
 from .releases import is_earlier, named_as_earlier, names_release, product_of, releases_in, speaks_of_earlier
-from .rules import RELEASE_STATUSES, conjunctions, is_release_product, platforms_in, product_kind_ids, rules_for
+from .rules import (
+    CHANGES,
+    DIRECTED_CHANGES,
+    RELEASE_STATUSES,
+    conjunctions,
+    is_release_product,
+    platforms_in,
+    product_kind_ids,
+    rules_for,
+)
 from .segments import SegmentInput
 from .subjects import (
     coordinated,

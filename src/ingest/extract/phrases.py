@@ -22,7 +22,7 @@ from .clauses import COMMA, clause_bounds, comma_part
 from .entities import COUNT, QUANTITY, VERSION, Entity
 from .notation import alternation, version_number
 from .reader import MULTIPLIER, NUMBER, PERCENT, Reading
-from .rules import Rules, conjunctions, product_named, relation_joiners, rules_for
+from .rules import CHANGES, DIRECTED_CHANGES, Rules, conjunctions, product_named, relation_joiners, rules_for
 from .subjects import is_generic
 
 _SUPPORT_WINDOW = 12  # characters between a dependency's version and the word saying it is supported
@@ -66,11 +66,7 @@ def attribute_near(text: str, lang: str, start: int, end: int, of: str = "figure
     return found or (_nearest_keyword(keyed, text, start, end, low, high) if of == "duration" else None)
 
 
-# Attributes of a figure that say how something changed, not what ("down 18%", "2x faster"); the
-# directed ones tell which way.
-CHANGES = frozenset({"reduction", "speedup", "slowdown", "performance", "improvement"})
-DIRECTED_CHANGES = ("reduction", "speedup", "improvement")
-# ...and spans of time that are measures a release can change ("up to 20% longer battery life").
+# Spans of time that are measures a release can change ("up to 20% longer battery life").
 _MEASURED_DURATIONS = frozenset({"battery_life", "charge_time"})
 
 

@@ -110,6 +110,9 @@ def _version_patterns(common: dict) -> list[tuple[str, re.Pattern]]:
 
 # A value's kind -> its rules.yaml family of words saying what it is (`phrases.attribute_near`), by prefix.
 _ATTRIBUTE_FAMILIES = {"figure": ""} | {of: f"{of}_" for of in ("date", "money", "duration", "bytes", "measured", "improvement")}
+# Attributes of a figure saying how something changed, not what ("down 18%"); the directed ones say which way.
+CHANGES = frozenset({"reduction", "speedup", "slowdown", "performance", "improvement"})
+DIRECTED_CHANGES = ("reduction", "speedup", "improvement")
 
 
 def _keyed(mapping: dict | None, wrap: str = "{}", flags: int = 0) -> list[tuple[str, re.Pattern]]:
