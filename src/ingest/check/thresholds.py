@@ -20,8 +20,7 @@ CONFLICT_WHOLE_SUBJECT = 0.15
 # or that the word keying them says too little of ("supported for three years": the support
 # period, or how long a feature has been supported), or that may be a part's ("the CLI requires
 # Node.js 18 or later": the least version of a dependency; "memory is down 18%" of a release with no
-# part named: `reduction_memory`, a change keyed by what it measures).
-# A change of a release keyed by what it measures ("reduction_memory": `extract.claims`).
+# part named: `reduction_memory`, a change keyed by what it measures, `extract.claims`).
 MEASURED_CHANGE = "^(" + "|".join(rules.DIRECTED_CHANGES) + ")_"
 POSSIBLE_ONLY = (
     "^(price|measure_|battery_life|charge_time|training_time|support_period|warranty|design_life|minimum_|recommended_)"

@@ -497,9 +497,8 @@ class ClaimBuilder:
             of_release and attribute in DIRECTED_CHANGES and measure_near(segment.text, segment.lang, entity.start, entity.end)
         )
         # (and a ratio of a measure its clause says the change of: "cuts p99 publish latency by 40%")
-        measured = of_release and entity.label in (PERCENT, MULTIPLIER) and attribute not in CHANGES
-        measured = measured and not attribute.startswith("share_of_")
-        change = measured and change_near(segment.text, segment.lang, entity.start, entity.end)
+        of_measure = entity.label in (PERCENT, MULTIPLIER) and attribute not in CHANGES and not attribute.startswith("share_of_")
+        change = of_release and of_measure and change_near(segment.text, segment.lang, entity.start, entity.end)
         if measure:
             attribute, of_release = f"{attribute}_{measure}", False
         elif change:

@@ -66,12 +66,15 @@ class JiebaTokenizer(DummyTokenizer):
         self._jieba = rjieba
 
     def __call__(self, text: str) -> Doc:
-        words, spaces = get_words_and_spaces([w for w in self.words(text) if not w.isspace()], text)
+        words, spaces = get_words_and_spaces(self.words(text), text)
         return Doc(self.vocab, words=words, spaces=spaces)
 
     def words(self, text: str) -> list[str]:
+        """The words of `text`, whitespace left out."""
         found: list[str] = []
         for word in self._jieba.cut(text) if text else ():
+            if word.isspace():
+                continue
             if len(word) == 1 or any(ord(char) > 0x2E7F for char in word) or self._jieba.has_word(word):
                 found.append(word)
                 continue
@@ -125,7 +128,7 @@ def words(text: str, lang: str) -> list[str]:
     if isinstance(tokenizer, SudachiSurfaceTokenizer):
         return tokenizer.dictionary_forms(text)
     if isinstance(tokenizer, JiebaTokenizer):
-        return [word for word in tokenizer.words(text) if not word.isspace()]
+        return tokenizer.words(text)
     return [token.text for token in tokenizer(text) if not token.is_space]
 
 

@@ -75,23 +75,36 @@ def measure_near(text: str, lang: str, start: int, end: int) -> str | None:
     (`measured_attributes`; the bytes words, memory and storage; a figure's own measures, latency
     and throughput; battery life and charge time), before it or in its part of the clause ("计算速度
     提高了约 15 倍,内存访问速度提高了约 2 倍": 15x is no memory's), else None."""
-    words = rules_for(lang).attribute_words
-    keyed = (
-        words["measured"]
-        + words["bytes"]
-        + [(attribute, pattern) for attribute, pattern in words["figure"] if attribute not in CHANGES]
-        + [(attribute, pattern) for attribute, pattern in words["duration"] if attribute in _MEASURED_DURATIONS]
-    )
-    return _nearest_keyword(keyed, text, start, end, clause_bounds(text, start)[0], comma_part(text, start, end)[1])
+    return _nearest_before_or_in_part(_measure_words(lang), text, start, end)
 
 
 def change_near(text: str, lang: str, start: int, end: int) -> str | None:
     """Which way the figure at [start, end) of a measure changed ("cuts p99 publish latency by 40%":
     reduction): the nearest directed change word before it or in its part of the clause, else None."""
+    return _nearest_before_or_in_part(_change_words(lang), text, start, end)
+
+
+@functools.lru_cache(maxsize=16)
+def _measure_words(lang: str) -> list[tuple[str, re.Pattern]]:
     words = rules_for(lang).attribute_words
-    keyed = [
+    return (
+        words["measured"]
+        + words["bytes"]
+        + [(attribute, pattern) for attribute, pattern in words["figure"] if attribute not in CHANGES]
+        + [(attribute, pattern) for attribute, pattern in words["duration"] if attribute in _MEASURED_DURATIONS]
+    )
+
+
+@functools.lru_cache(maxsize=16)
+def _change_words(lang: str) -> list[tuple[str, re.Pattern]]:
+    words = rules_for(lang).attribute_words
+    return [
         (attribute, pattern) for attribute, pattern in words["figure"] + words["improvement"] if attribute in DIRECTED_CHANGES
     ]
+
+
+def _nearest_before_or_in_part(keyed: list[tuple[str, re.Pattern]], text: str, start: int, end: int) -> str | None:
+    """The nearest keyword to [start, end) in its clause, before it or in its part of the clause."""
     return _nearest_keyword(keyed, text, start, end, clause_bounds(text, start)[0], comma_part(text, start, end)[1])
 
 
