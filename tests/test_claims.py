@@ -108,6 +108,13 @@ def test_release_wide_counts_belong_to_the_release_product():
         ("pytorch", "contributors", 504, "pytorch 2.5"),
         ("pytorch", "commits", 4095, "pytorch 2.5"),
     }
+    # a hedge after the counter ("180人以上の"), as "more than 180 contributors"
+    for text, lang in (
+        ("今回のリリースには180人以上のコントリビューターが参加した。", "ja"),
+        ("It was built by more than 180 contributors.", "en"),
+    ):
+        claims = claims_of(text, lang, release="quuxdb 4.0")
+        assert [(c.attribute, c.value_num, c.qualifier) for c in claims] == [("contributors", 180, "over")], text
 
 
 def test_numbers_without_a_nameable_subject_make_no_claim():
@@ -564,7 +571,8 @@ def test_a_heading_joining_its_subject_to_another_topic_gives_way_to_the_sentenc
     title = "Auralis 发布 Dot 3 与 Dot 3 Max 智能音箱"
     text = f"# {title}\n\n其中 Dot 3 将于 2025年3月21日 上市，售价 99美元。\n"
     assert {(c.subject, c.value) for c in claims_of(text, "zh", fmt="markdown", release=None, title=title)} == {
-        ("dot-3", "99 USD")
+        ("dot-3", "2025-03-21"),  # (上市: it goes on sale)
+        ("dot-3", "99 USD"),
     }
 
 
@@ -675,7 +683,7 @@ def test_a_figure_nothing_names_is_the_releases_and_only_corroborates():
     """ "The models support a context length of up to 128K tokens": no name, no section subject; the
     release's fact, which other sources may confirm but never contradict (it may be a part's)."""
     text = "## What's new\n\nThe models support a context length of up to 128K tokens.\n"
-    (claim,) = [c for c in claims_of(text, "en", fmt="markdown", release="quuxlm 2.5") if c.attribute == "tokens"]
+    (claim,) = [c for c in claims_of(text, "en", fmt="markdown", release="quuxlm 2.5") if c.attribute == "context_length"]
     assert (claim.subject, claim.value, claim.release, claim.set_valued) == ("quuxlm", "128000 tokens", "quuxlm 2.5", True)
 
 
@@ -691,7 +699,7 @@ def test_a_title_naming_the_release_is_about_the_release_not_its_maker():
         ],
         title="FooCorp、オープンなLLM「QuuxLM 2.5」公開",
     )
-    assert {(c.subject, c.attribute) for c in claims if c.seg_idx == 1} == {("quuxlm", "tokens")}
+    assert {(c.subject, c.attribute) for c in claims if c.seg_idx == 1} == {("quuxlm", "context_length")}
 
 
 def test_who_a_heading_says_announces_is_not_what_it_is_about():
@@ -700,7 +708,24 @@ def test_who_a_heading_says_announces_is_not_what_it_is_about():
         ("Halcyon Labs 开源 Orin-3 系列大模型", "训练数据规模达到 15万亿个 token。", "zh"),
     ):
         claims = claims_of(f"# {title}\n\n{sentence}\n", lang, fmt="markdown", release=None, title=title)
-        assert {(c.subject, c.attribute) for c in claims} == {("orin-3", "tokens")}, title
+        assert {(c.subject, c.attribute) for c in claims} == {("orin-3", "training_data")}, title
+
+
+def test_the_maker_a_title_says_announces_the_product_speaks_for_the_product():
+    """In an article headed "Orvane 发布全画幅微单 X9", "Orvane 称，…提升 30%" is the X9's figure: an
+    independent write-up naming the X9 where this one names its maker must meet it."""
+    for title, body, lang, subject in (
+        ("Orvane 发布全画幅微单 X9", "Orvane 称，新机对焦速度较上代提升 30%。", "zh", "x9"),
+        ("Halvard launches the Corvex C5 processor", "Halvard says it runs 20% faster than its predecessor.", "en", "corvex-c5"),
+        (
+            "Fieldkite、農業用散布ドローン「Vela」を7月発売",
+            "Fieldkiteによると、薬剤使用量は前モデル比で約20%削減できるという。",
+            "ja",
+            "vela",
+        ),
+    ):
+        claims = claims_of(f"# {title}\n\n{body}\n", lang, fmt="markdown", release=None, title=title)
+        assert {c.subject for c in claims} == {subject}, title
 
 
 def test_an_amount_of_bytes_is_memory_or_storage_as_a_word_near_it_says():
@@ -736,8 +761,26 @@ def test_what_a_model_was_trained_on_holds_in_training():
         ("Frobnix 17の学習に使用したデータは15兆トークン。", "ja"),
     ):
         assert [(c.attribute, c.value, c.conditions) for c in claims_of(text, lang, release="frobnix 17")] == [
-            ("tokens", "15000000000000 tokens", "phase=training")
+            ("training_data", "15000000000000 tokens", "phase=training")
         ], text
+
+
+def test_an_amount_of_tokens_is_a_context_length_training_data_or_output_as_a_word_near_it_says():
+    """Two sources' context lengths meet, and none meets a count of training or generated tokens; a
+    phase word in a later part of the sentence is the later figure's ("最多可生成 8K tokens")."""
+    for text, lang in (
+        ("The models support a context length of up to 128K tokens and can generate up to 8K tokens.", "en"),
+        ("コンテキスト長は最大128Kトークンで、最大8Kトークンを生成できる。", "ja"),
+        ("模型支持最长 128K 的上下文长度，最多可生成 8K tokens。", "zh"),
+    ):
+        found = {(c.attribute, c.value, c.conditions) for c in claims_of(text, lang, release="quuxlm 2.5")}
+        assert ("context_length", "128000 tokens", None) in found, text
+        assert {a for a, _, _ in found} == {"context_length", "output_length"}, text
+    pretrained = "Quuxlm 2.5 models are pretrained on a large-scale dataset, encompassing up to 18 trillion tokens."
+    assert [c.attribute for c in claims_of(pretrained, "en", release="quuxlm 2.5")] == ["training_data"]
+    assert [c.attribute for c in claims_of("It ships with a 128K context window.", "en", release="quuxlm 2.5")] == [
+        "context_length"
+    ]
 
 
 def test_a_date_is_what_its_sentence_says_it_is_the_date_of_and_compares_by_its_day():
@@ -830,6 +873,8 @@ def test_a_span_of_time_is_a_value_of_what_the_words_next_to_it_say_in_seconds()
         ("quuxpad", "charge_time", "45 minutes", 2700.0, False),
     }
     assert spans("The survey took three weeks.", "en") == set()
+    # a charging word says what the span is, the battery named beside it or not
+    assert spans("QuuxPadのバッテリーは約45分で充電できる。", "ja") == {("quuxpad", "charge_time", "45 minutes", 2700.0, False)}
     # the one other release its sentence names is whose support it is
     text = "Users who are not ready can stay on QuuxDB 1.9, which will receive bug fixes for 18 months."
     assert [(c.attribute, c.release) for c in claims_of(text, "en", release="quuxdb 17")] == [("support_period", "quuxdb 1.9")]
@@ -838,6 +883,9 @@ def test_a_span_of_time_is_a_value_of_what_the_words_next_to_it_say_in_seconds()
 def test_a_release_compared_with_is_a_baseline():
     (claim,) = claims_of("The new compiler is 2.5 times as fast as QuuxDB 1.9 on its benchmark suite.", "en", release="quuxdb 17")
     assert (claim.subject, claim.attribute, claim.value, claim.baseline) == ("quuxdb", "speedup", "2.5x", "quuxdb")
+    # its predecessor is what a change is measured against when nothing is named ("前モデル比で約20%削減")
+    (claim,) = claims_of("The Quuxpad V9 uses 30% less water than its predecessor.", "en", release=None)
+    assert (claim.subject, claim.attribute, claim.baseline) == ("quuxpad-v9", "reduction", None)
 
 
 def test_a_count_of_what_the_lexicon_says_it_counts_is_the_releases_and_only_corroborates():
@@ -856,6 +904,11 @@ def test_a_count_of_what_the_lexicon_says_it_counts_is_the_releases_and_only_cor
         assert counts(text, lang) == {("quuxlm", "count_languag", "29", True)}, text
     assert counts("日本語、英語、中国語をはじめ、約30言語に対応する。", "ja") == {("quuxlm", "count_languag", "30", True)}
     assert counts("有关如何开始使用 FooLM 2 系列的更多信息，请参阅入门页面。", "zh") == set()
+    # a year naming what follows counts nothing ("the 2024 conference")
+    assert counts("9 月 19 日，在 2024 云栖大会上，阿里云发布了新一代开源大模型。", "zh") == set()
+    assert counts("The models were shown at the 2024 Developer Summit.", "en") == set()
+    # a whole number with a CJK magnitude counts as its digits do ("1万2000" = "12,000")
+    assert {v for _, _, v, _ in counts("拡張機能は1万2000個を超える。", "ja")} == {"12000"}
     # no noun after the figure ("にの" is grammar): the topic before it is what it counts
     assert counts("量子化版などを含めると公開モデルは100以上にのぼる。", "ja") == {("quuxlm", "count_model", "100", True)}
     assert counts("モデルのサイズは全7種類で、最小は5億パラメータ。", "ja") == {("quuxlm", "count_size", "7", True)}
@@ -921,6 +974,15 @@ def test_a_physical_measure_is_a_claim():
     ):
         found = {(c.subject, c.attribute, c.value, c.set_valued) for c in claims_of(text, lang, release=None)}
         assert found == {("ax9", "measure_mAh", "5000 mAh", False), ("ax9", "measure_inches", "6.1 inches", False)}, text
+    # volumes and areas, in words or letters; a type is no screen size ("1型糖尿病")
+    for text, lang in (
+        ("The Quuxa carries a 30-liter tank and covers up to 18 hectares per hour.", "en"),
+        ("Quuxaは30リットルのタンクを搭載し、1時間あたり最大18ヘクタールを散布できる。", "ja"),
+        ("Quuxa 配备 30 升药箱，每小时最多可喷洒 18 公顷。", "zh"),
+    ):
+        found = {(c.subject, c.attribute, c.value) for c in claims_of(f"# Quuxa\n\n{text}\n", lang, fmt="markdown", release=None)}
+        assert found == {("quuxa", "measure_L", "30 L"), ("quuxa", "measure_ha", "18 ha")}, text
+    assert claims_of("AX9の臨床試験には1型糖尿病の患者が参加した。", "ja", release=None) == []
 
 
 def test_a_quantity_belongs_to_the_short_model_name_its_part_of_the_sentence_gives():
@@ -1060,6 +1122,18 @@ def test_a_date_that_names_the_product_but_not_its_release_only_corroborates():
     text = "2026年3月3日,Stratocirrus Cloud 宣布其推理服务 Fluxlane 正式商用。"
     dated = [(c.subject, c.set_valued) for c in claims_of(text, "zh", release=None, title=title) if c.attribute == "release_date"]
     assert dated == [("fluxlane", True)]
+    # the day it goes on sale is its release date; not its maker's, whom the title names announcing it
+    for title, text, lang in (
+        (
+            "Fieldkite、農業用散布ドローン「Vela」を7月発売",
+            "ドローンメーカーFieldkiteは、新型の散布ドローン「Vela」を2026年7月1日に発売すると発表した。",
+            "ja",
+        ),
+        ("Fieldkite 发布 Vela 植保无人机", "2026年7月1日,Fieldkite 的 Vela 将在日本上市。", "zh"),
+        ("Fieldkite's Vela spray drone", "Fieldkite's Vela goes on sale on July 1, 2026.", "en"),
+    ):
+        dated = [(c.subject, c.value) for c in claims_of(text, lang, release=None, title=title) if c.attribute == "release_date"]
+        assert dated == [("vela", "2026-07-01")], text
 
 
 def test_an_amount_of_a_unit_after_a_name_is_no_benchmark_score():

@@ -68,6 +68,7 @@ from .rules import (
 )
 from .segments import SegmentInput
 from .subjects import (
+    announces_in,
     coordinated,
     head_mention,
     is_specific,
@@ -110,7 +111,8 @@ _LEAST = (f"{MINIMUM}_", f"{RECOMMENDED}_")  # the least versions of a dependenc
 # A benchmark's name has two capitals or digits ("MATH", "HumanEval", "GSM8K", "Arena-Hard"): "99.9 on
 # Black Friday" or "2.5 on Fedora" scores nothing.
 _BENCHMARK_NAME = re.compile(r"(?:[^A-Z0-9]*[A-Z0-9]){2}")
-_COUNT = re.compile(r"[\d,]+|\D+")  # a whole number in digits or in words: not "72B", "1.31", "62.4"
+# a whole number in digits, in words, or with a CJK magnitude ("1万2000", "4.2 万"): not "72B", "1.31", "62.4"
+_COUNT = re.compile(r"[\d,]+|\D+|[\d.,]+(?:\s?[^\x00-\x7f]+\d*)+")
 _RELEASE_MATURITY_GAP = 12  # characters between a release's name and its maturity ("PostgreSQL 17 is now generally available")
 _DATE_TOLERANCE_DAYS = 1.0  # time zones put one release on two dates
 _PRE_RELEASES = {"alpha", "beta", "preview", "prototype", "experimental", "release_candidate"}
@@ -135,6 +137,9 @@ class ClaimBuilder:
         self.release, self.release_source = self.doc_release, self.doc_release_source
         self.lang = lang
         self.section_subject: SubjectMention | None = None
+        # who the title says announces the article's product, and the product: "Orvane 发布全画幅微单 X9"
+        self.maker: str | None = None
+        self.product: SubjectMention | None = None
         self.section_joined = False  # the section's heading joins its subject to another topic
         self.previous_subject: SubjectMention | None = None  # the first sure subject of the sentence before
         self.section_maturity: str | None = None
@@ -293,6 +298,13 @@ class ClaimBuilder:
         named = releases_in(segment.entities, [self.doc_product] if self.doc_product else [])
         if segment.text == self.title and self.doc_release in named:
             self.section_subject = None  # a title naming the release is about it ("Alibaba、「Qwen2.5」公開")
+        if segment.text == self.title:
+            makers = [m.subject for m in mentions if announces_in(segment.text, m.surface)]
+            # (the product: what the title is about, else a model it names: "X9" is no name the reader takes)
+            about = [self.section_subject, *models_named(segment.text, 0, 0)]
+            products = [m for m in about if m is not None and m.subject not in makers]
+            if makers and products:
+                self.maker, self.product = makers[0], products[0]
         if named and segment.text != self.title:
             self.release, self.release_source = named[0], "heading"
         section_maturity = self._maturity_section(segment.text)
@@ -389,7 +401,13 @@ class ClaimBuilder:
                 claims.append(
                     self._claim(segment, model, "parameters", size, m.start, m.end, subject_source="model", set_valued=True)
                 )
-            elif m.kind == NUMBER and m.counted and _COUNT.fullmatch(m.text) and (m.value or 0) >= 2:
+            elif (
+                m.kind == NUMBER
+                and m.counted
+                and _COUNT.fullmatch(m.text)
+                and float(m.value or 0).is_integer()
+                and (m.value or 0) >= 2
+            ):
                 attribute = f"count_{m.counted.split()[0]}"
                 subject = release
                 if self.release is None:
@@ -481,6 +499,10 @@ class ClaimBuilder:
         if entity.label in (PERCENT, MULTIPLIER):
             baseline, baseline_span = baseline_near(segment.text, segment.lang, entity.start, entity.end)
         subject = self._value_subject(segment, entity, mentions, attribute, baseline_span)
+        if subject is not None and subject.subject == self.maker and self.product:
+            # (in an article about one product, its maker's figures are the product's: "Orvane 称，…对焦速度
+            # 较上代提升 30%" in an article headed "Orvane 发布全画幅微单 X9" is the X9's)
+            subject = replace(self.product, start=subject.start, end=subject.end)
         # A figure whose sentence, section and context name nothing is the release's ("the models
         # support a context length of up to 128K tokens"): it corroborates what other sources say of
         # the release, never contradicts it (the sentence may speak of a part no name tells); but a
@@ -508,7 +530,7 @@ class ClaimBuilder:
         # A date whose sentence names the article's product, not its release ("Marlin向け「Tidewater」
         # の開発チームは2025年10月14日、…4.0を公開した", "Stratocirrus 宣布 Fluxlane 正式商用"): it
         # corroborates, never contradicts (the sentence may date another of the product's releases).
-        of_product = entity.label == DATE and subject is None and (subject := self._product_dated(segment, mentions))
+        of_product = entity.label == DATE and subject is None and (subject := self._product_dated(segment, mentions, entity))
         if subject is None:
             return []
         value = entity.norm + (entity.unit if entity.unit in ("%", "x") else "")
@@ -542,9 +564,11 @@ class ClaimBuilder:
             return attribute_near(segment.text, segment.lang, entity.start, entity.end, of="money")
         if entity.label == QUANTITY and entity.unit in common_rules()["measures"]:
             return f"measure_{entity.unit}"
-        if entity.label == QUANTITY and entity.unit in _BYTES:
-            # ("150GBの空き容量" is storage, "16GB 内存" and "8GB 显存" memory)
-            found = attribute_near(segment.text, segment.lang, entity.start, entity.end, of="bytes")
+        if entity.label == QUANTITY and (entity.unit in _BYTES or entity.unit == "tokens"):
+            # ("150GBの空き容量" is storage, "16GB 内存" and "8GB 显存" memory; "a context length of up to
+            # 128K tokens" a context length, "trained on 18T tokens" training data)
+            of = "tokens" if entity.unit == "tokens" else "bytes"
+            found = attribute_near(segment.text, segment.lang, entity.start, entity.end, of=of)
             return found or _QUANTITY_ATTRIBUTES.get(entity.unit or "")
         if entity.label == QUANTITY:
             return _QUANTITY_ATTRIBUTES.get(entity.unit or "")
@@ -641,17 +665,20 @@ class ClaimBuilder:
         own = self.doc_release and names_release(segment.text, self.doc_release)
         return nearest(numbered or specific, entity.start, entity.end) or (self._release_subject() if own else None)
 
-    def _product_dated(self, segment: SegmentInput, mentions: list[SubjectMention]) -> SubjectMention | None:
+    def _product_dated(self, segment: SegmentInput, mentions: list[SubjectMention], date: Entity) -> SubjectMention | None:
         """The article's product, where a sentence dating it names it without its release: the
-        release's product, else (an article without a release) a name its title gives. None in a
-        sentence about a pre-release or an earlier release ("first released in 2019")."""
+        release's product, else (an article without a release) the name its title gives nearest the
+        date, not who the title says announces it ("Fieldkite、…「Vela」を7月発売": "Fieldkite は、…「Vela」
+        を2026年7月1日に発売" dates Vela). None in a sentence about a pre-release or an earlier release
+        ("first released in 2019")."""
         if _about_prerelease(segment) or speaks_of_earlier(segment):
             return None
         if self.doc_product:
             named = subject_mentions(segment.text, segment.entities)  # (`mentions` leave the product out)
             return self._release_subject() if any(m.subject == self.doc_product for m in named) else None
         title = (self.title or "").lower()
-        return next((m for m in mentions if len(m.surface) >= 3 and m.surface.lower() in title), None)
+        titled = [m for m in mentions if len(m.surface) >= 3 and m.surface.lower() in title]
+        return nearest([m for m in titled if not announces_in(self.title or "", m.surface)] or titled, date.start, date.end)
 
     def _pointed_back(self, segment: SegmentInput, entity: Entity, mentions: list[SubjectMention]) -> SubjectMention | None:
         """The section's subject for a maturity its clause says of "this feature" ("ただし、この機能は

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 from ..lang import common_rules, every_language, profiles
+from .clauses import comma_part
 from .entities import COUNT, HARDWARE, MATURITY, MULTIPLIER, PERCENT, QUANTITY, Entity
 from .lexicon import word_concepts
 from .notation import canonical
@@ -47,8 +48,11 @@ def conditions(text: str, entities: Sequence[Entity], own: Entity | None = None)
             found.add(f"gpus={canonical(entity.value_num)}")
         elif entity.label == QUANTITY and entity.unit in (None, "parameters") and (entity.value_num or 0) >= MODEL_SIZE_MIN:
             found.add(f"size={canonical(entity.value_num or 0)}")
+    # (a phase word in a part of the sentence after the value's is of another figure: "支持最长 128K 的
+    # 上下文长度,最多可生成 8K tokens" says generation of the 8K, not of the context length)
+    phase_end = comma_part(text, own.start, own.end)[1] if own is not None else len(text)
     for component, value, pattern in _words():
-        if pattern.search(text):
+        if pattern.search(text, 0, phase_end if component == "phase" else len(text)):
             found.add(f"{component}={value}")
     found.update(f"variant={name}" for name in _variants(text, entities))
     if own is not None and own.label in _FIGURES:

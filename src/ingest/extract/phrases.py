@@ -48,7 +48,8 @@ def attribute_near(text: str, lang: str, start: int, end: int, of: str = "figure
     """The attribute keyword nearest to the value at [start, end) within its clause, close by (of a
     "figure": `attributes`; of "money": `money_attributes`, "priced at", "售价"; of a "duration",
     what it is the span of, `duration_attributes`, else anywhere in the clause: "the charge time
-    drops from 26 to 21 minutes"); or, of a "date", what it is the date of ("released on…", "将于…停止维护":
+    drops from 26 to 21 minutes"; of "tokens", likewise: "pretrained on a dataset of up to 18T
+    tokens"); or, of a "date", what it is the date of ("released on…", "将于…停止维护":
     `date_attributes`), anywhere in it. Money is priced in its part of the clause, commas bounding
     it ("costs $1,850 per seat, and … for teams with annual revenue under $200,000": no price)."""
     low, high = comma_part(text, start, end) if of == "money" else clause_bounds(text, start)
@@ -63,7 +64,7 @@ def attribute_near(text: str, lang: str, start: int, end: int, of: str = "figure
         found = _nearest_keyword(keyed, text, start, end, end, high, starts_before=words.end())
     if found is None and of == "figure" and rules_for(lang).change_by.search(text, low, start):
         found = _nearest_keyword(keyed, text, start, end, low, start)  # ("cut … by 18%": the verb, further back)
-    return found or (_nearest_keyword(keyed, text, start, end, low, high) if of == "duration" else None)
+    return found or (_nearest_keyword(keyed, text, start, end, low, high) if of in ("duration", "tokens") else None)
 
 
 # Spans of time that are measures a release can change ("up to 20% longer battery life").

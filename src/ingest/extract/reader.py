@@ -502,6 +502,8 @@ class _Reader:
         if unit is None:
             if _AFTER_A_NAME.search(self.text, 0, reading.start):  # then it counts nothing
                 return reading
+            if _YEAR.fullmatch(reading.text) and self._past(reading.end) <= reading.end + 1:
+                return reading  # a year naming what follows counts nothing ("2024 云栖大会", "the 2026 Olympics")
             return replace(reading, counted=self._counted(reading.end) or self._counted_before(reading.start))
         reading = replace(reading, unit=unit)
         half = next((h for h in vocabulary().halves if self.text.startswith(h, unit_end)), None)
@@ -683,6 +685,7 @@ def _range_joiner() -> re.Pattern:
 
 # A version at the end of an identifier, after a separator ("gpu-release-1.0.0rc1", "pkg==2.1").
 _EMBEDDED_VERSION = re.compile(r"(?<=[-_:=/])[vV]?\d+(?:\.\d+){1,3}(?:[-.]?(?:rc|a|b|alpha|beta|dev|post)\d*)?$")
+_YEAR = re.compile(r"(?:19|20)\d\d")  # a bare number that reads as a year
 _COUNTED_WINDOW = 16
 _AFTER_A_NAME = re.compile(r"[A-Z][\w.+-]*\s?$")  # "PyTorch 2 系列": a number after a name is its version
 _COUNTED_CONCEPTS = 3

@@ -100,16 +100,14 @@ def _version_patterns(common: dict) -> list[tuple[str, re.Pattern]]:
         number = r"\d+(?:\.\d+){1,3}\+?" + (r"|\d+(?![.\d])" if product.get("major_only") else "")
         glue = "(?P<paren>(?!))?" if product.get("glued") else infix
         # "Python (3.12)" keeps its closing bracket; "Python 3.8-3.11" is a range, not a version.
-        pattern = (
-            rf"{_EDGE_BEFORE}(?P<name>{_alternation(product['names'])}){glue}(?P<ver>{number})"
-            rf"(?(paren)\)){_EDGE_AFTER}(?![-–~]\d)"
-        )
-        compiled.append((product["id"], re.compile(pattern)))
+        name = rf"{_EDGE_BEFORE}(?P<name>{_alternation(product['names'])}){glue}(?P<ver>{number})"
+        compiled.append((product["id"], re.compile(rf"{name}(?(paren)\)){_EDGE_AFTER}(?![-–~]\d)")))
     return compiled
 
 
 # A value's kind -> its rules.yaml family of words saying what it is (`phrases.attribute_near`), by prefix.
-_ATTRIBUTE_FAMILIES = {"figure": ""} | {of: f"{of}_" for of in ("date", "money", "duration", "bytes", "measured", "improvement")}
+_FAMILIES = ("date", "money", "duration", "bytes", "tokens", "measured", "improvement")
+_ATTRIBUTE_FAMILIES = {"figure": ""} | {of: f"{of}_" for of in _FAMILIES}
 # Attributes of a figure saying how something changed, not what ("down 18%"); the directed ones say which way.
 CHANGES = frozenset({"reduction", "speedup", "slowdown", "performance", "improvement"})
 DIRECTED_CHANGES = ("reduction", "speedup", "improvement")

@@ -242,6 +242,13 @@ def _first_part_named(mentions: Sequence[SubjectMention], text: str) -> list[Sub
     return list(mentions)
 
 
+def announces_in(text: str, surface: str) -> bool:
+    """`text` (a title) writes the name right before a verb of announcing: the name is who announces
+    ("Fieldkite、農業用散布ドローン「Vela」を7月発売", "云厂商 Stratocirrus 推出…")."""
+    at = text.casefold().find(surface.casefold())
+    return at >= 0 and _announcing().match(text, at + len(surface)) is not None
+
+
 @lru_cache(maxsize=1)
 def _announcing() -> re.Pattern:
     """A verb of announcing right after a name: the name is who announces."""
