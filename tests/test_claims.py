@@ -726,6 +726,11 @@ def test_the_maker_a_title_says_announces_the_product_speaks_for_the_product():
     ):
         claims = claims_of(f"# {title}\n\n{body}\n", lang, fmt="markdown", release=None, title=title)
         assert {c.subject for c in claims} == {subject}, title
+    # ...its date too, where a Latin word follows the maker's comma ("Nimbra Robotics、AI…")
+    title = "Nimbra Robotics、AI障害物回避を強化したロボット掃除機「Tidora S9 Pro」"
+    body = "Nimbra Roboticsは2026年4月21日、ロボット掃除機の新モデル「Tidora S9 Pro」を発表した。"
+    claims = claims_of(f"# {title}\n\n{body}\n", "ja", fmt="markdown", release=None, title=title)
+    assert [(c.subject, c.attribute) for c in claims] == [("tidora-s9-pro", "release_date")]
 
 
 def test_an_amount_of_bytes_is_memory_or_storage_as_a_word_near_it_says():

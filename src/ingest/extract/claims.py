@@ -499,10 +499,6 @@ class ClaimBuilder:
         if entity.label in (PERCENT, MULTIPLIER):
             baseline, baseline_span = baseline_near(segment.text, segment.lang, entity.start, entity.end)
         subject = self._value_subject(segment, entity, mentions, attribute, baseline_span)
-        if subject is not None and subject.subject == self.maker and self.product:
-            # (in an article about one product, its maker's figures are the product's: "Orvane 称，…对焦速度
-            # 较上代提升 30%" in an article headed "Orvane 发布全画幅微单 X9" is the X9's)
-            subject = replace(self.product, start=subject.start, end=subject.end)
         # A figure whose sentence, section and context name nothing is the release's ("the models
         # support a context length of up to 128K tokens"): it corroborates what other sources say of
         # the release, never contradicts it (the sentence may speak of a part no name tells); but a
@@ -533,6 +529,10 @@ class ClaimBuilder:
         of_product = entity.label == DATE and subject is None and (subject := self._product_dated(segment, mentions, entity))
         if subject is None:
             return []
+        if subject.subject == self.maker and self.product:
+            # (in an article about one product, its maker's figures are the product's: "Orvane 称，…对焦速度
+            # 较上代提升 30%" in an article headed "Orvane 发布全画幅微单 X9" is the X9's)
+            subject = replace(self.product, start=subject.start, end=subject.end)
         value = entity.norm + (entity.unit if entity.unit in ("%", "x") else "")
         day = _day_number(entity.norm) if entity.label == DATE else None
         # (of several dates in a sentence, which one the date word is about no rule here tells:

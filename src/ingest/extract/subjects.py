@@ -21,7 +21,7 @@ from ..lang import clause_mark_chars, common_rules, every_language, profile, quo
 from .clauses import comma_part
 from .entities import HARDWARE, MATURITY, VERSION, Entity
 from .glossary import SubjectMention, glossary, glossary_mentions
-from .notation import alternation
+from .notation import alternation, longest_first
 from .rules import coordination, is_release_product, not_names, release_products_named, rules_for
 
 # A Latin product name: a capitalised or camel-cased word or run of them ("TorchInductor",
@@ -251,8 +251,11 @@ def announces_in(text: str, surface: str) -> bool:
 
 @lru_cache(maxsize=1)
 def _announcing() -> re.Pattern:
-    """A verb of announcing right after a name: the name is who announces."""
-    return re.compile(rf"\s?(?:{alternation(every_language('announcing'))})(?![A-Za-z])", re.I)
+    """A verb of announcing right after a name: the name is who announces (a Latin verb as a whole word;
+    "、" before any text: "Nimbra Robotics、AI障害物回避を強化した…")."""
+    verbs = longest_first(every_language("announcing"))
+    patterns = [(re.escape(v) + "(?![A-Za-z])" if v[-1:].isascii() and v[-1:].isalpha() else re.escape(v)) for v in verbs]
+    return re.compile(rf"\s?(?:{'|'.join(patterns) or '(?!)'})", re.I)
 
 
 _INSTRUMENT_CHARS = 16  # room for the words that make a name a tool ("by means of", "を使用して")
