@@ -1173,6 +1173,18 @@ def test_a_releases_change_is_keyed_by_the_measure_its_clause_names():
     # (a measure after the figure keys it only in the figure's part of the clause)
     found = facts_valued(claims_of("计算速度提高了 15 倍,内存访问速度提高了 2 倍。", "zh", release="tidewater 4.0"))
     assert found == {("tidewater", "speedup", "15x", True), ("tidewater", "speedup_memory", "2x", False)}
+    # (...and a measure before an earlier figure is that figure's; an operation keys a change no measure names)
+    text = "起動時間を30%短縮したほか、大規模ファイルを開く速度は最大4倍に向上した。"
+    assert {(a, v) for _, a, v, _ in facts_valued(claims_of(text, "ja", release="tidewater 4.0"))} == {
+        ("reduction_startup", "30%"),
+        ("speedup_load", "4x"),
+    }
+    for text, lang in (
+        ("Index builds are up to 2x faster, according to the team.", "en"),
+        ("索引构建速度提升 3 倍。", "zh"),
+        ("インデックス構築は3倍高速になった。", "ja"),
+    ):
+        assert [c.attribute for c in claims_of(text, lang, release="tidewater 4.0")] == ["speedup_index"], text
 
 
 def test_an_attribute_word_starting_close_to_a_figure_may_end_past_the_window():

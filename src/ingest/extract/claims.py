@@ -23,6 +23,7 @@ maturity, relations, scores, dates, counts); each kind reads and updates that co
 from __future__ import annotations
 
 import hashlib
+import math
 import re
 from collections.abc import Sequence
 from dataclasses import replace
@@ -112,6 +113,9 @@ _LEAST = (f"{MINIMUM}_", f"{RECOMMENDED}_")  # the least versions of a dependenc
 # Black Friday" or "2.5 on Fedora" scores nothing.
 _BENCHMARK_NAME = re.compile(r"(?:[^A-Z0-9]*[A-Z0-9]){2}")
 # a whole number in digits, in words, or with a CJK magnitude ("1万2000", "4.2 万"): not "72B", "1.31", "62.4"
+# (past it, a number with a CJK magnitude counts tokens, parameters or money, whose noun the words
+# after it rarely name: "2200 亿去重过的 token", "10 亿代码相关的课文")
+_MOST_COUNTED_WITH_A_MAGNITUDE = 1e8
 _COUNT = re.compile(r"[\d,]+|\D+|[\d.,]+(?:\s?[^\x00-\x7f]+\d*)+")
 _RELEASE_MATURITY_GAP = 12  # characters between a release's name and its maturity ("PostgreSQL 17 is now generally available")
 _DATE_TOLERANCE_DAYS = 1.0  # time zones put one release on two dates
@@ -406,7 +410,7 @@ class ClaimBuilder:
                 and m.counted
                 and _COUNT.fullmatch(m.text)
                 and float(m.value or 0).is_integer()
-                and (m.value or 0) >= 2
+                and 2 <= (m.value or 0) <= (math.inf if m.text.isascii() else _MOST_COUNTED_WITH_A_MAGNITUDE)
             ):
                 attribute = f"count_{m.counted.split()[0]}"
                 subject = release
@@ -512,7 +516,9 @@ class ClaimBuilder:
         # one measure meet; they may still be two parts' (`thresholds.POSSIBLE_ONLY`). (Not a
         # section's: another source names that subject in its sentence, unkeyed, "VACUUM 的内存消耗…")
         measure = (
-            of_release and attribute in DIRECTED_CHANGES and measure_near(segment.text, segment.lang, entity.start, entity.end)
+            of_release
+            and attribute in DIRECTED_CHANGES
+            and measure_near(segment.text, segment.lang, entity.start, entity.end, _previous_ratio_end(segment, entity))
         )
         # (and a ratio of a measure its clause says the change of: "cuts p99 publish latency by 40%")
         of_measure = entity.label in (PERCENT, MULTIPLIER) and attribute not in CHANGES and not attribute.startswith("share_of_")
@@ -802,6 +808,11 @@ def _joined(text: str, mention: SubjectMention) -> bool:
 def _joiners() -> tuple[re.Pattern, re.Pattern]:
     words = alternation([word for word in conjunctions() if word.isalpha()])
     return re.compile(rf"\s?(?:{words})(?![A-Za-z])", re.I), re.compile(rf"(?<![A-Za-z])(?:{words})\s?$", re.I)
+
+
+def _previous_ratio_end(segment: SegmentInput, entity: Entity) -> int:
+    """Where the last percentage or factor before `entity` in its segment ends (0 if none)."""
+    return max((e.end for e in segment.entities if e.label in (PERCENT, MULTIPLIER) and e.end <= entity.start), default=0)
 
 
 def _day_number(norm: str) -> int | None:

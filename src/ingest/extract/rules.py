@@ -106,7 +106,7 @@ def _version_patterns(common: dict) -> list[tuple[str, re.Pattern]]:
 
 
 # A value's kind -> its rules.yaml family of words saying what it is (`phrases.attribute_near`), by prefix.
-_FAMILIES = ("date", "money", "duration", "bytes", "tokens", "measured", "improvement")
+_FAMILIES = ("date", "money", "duration", "bytes", "tokens", "measured", "operation", "improvement")
 _ATTRIBUTE_FAMILIES = {"figure": ""} | {of: f"{of}_" for of in _FAMILIES}
 # Attributes of a figure saying how something changed, not what ("down 18%"); the directed ones say which way.
 CHANGES = frozenset({"reduction", "speedup", "slowdown", "performance", "improvement"})
