@@ -889,8 +889,15 @@ def test_a_release_compared_with_is_a_baseline():
     (claim,) = claims_of("The new compiler is 2.5 times as fast as QuuxDB 1.9 on its benchmark suite.", "en", release="quuxdb 17")
     assert (claim.subject, claim.attribute, claim.value, claim.baseline) == ("quuxdb", "speedup", "2.5x", "quuxdb")
     # its predecessor is what a change is measured against when nothing is named ("前モデル比で約20%削減")
-    (claim,) = claims_of("The Quuxpad V9 uses 30% less water than its predecessor.", "en", release=None)
-    assert (claim.subject, claim.attribute, claim.baseline) == ("quuxpad-v9", "reduction", None)
+    for text in (
+        "The Quuxpad V9 uses 30% less water than its predecessor.",
+        "The Quuxpad V9 uses 30% less water than the previous generation.",
+        "The Quuxpad V9 uses 30% less water than the V8.",  # (the model just before it in its line)
+    ):
+        (claim,) = claims_of(text, "en", release=None)
+        assert (claim.subject, claim.attribute, claim.baseline) == ("quuxpad-v9", "reduction", None), text
+    (claim,) = claims_of("The Quuxpad V9 uses 30% less water than the V7.", "en", release=None)
+    assert claim.baseline == "v7"
 
 
 def test_a_count_of_what_the_lexicon_says_it_counts_is_the_releases_and_only_corroborates():
@@ -1139,6 +1146,13 @@ def test_a_date_that_names_the_product_but_not_its_release_only_corroborates():
     ):
         dated = [(c.subject, c.value) for c in claims_of(text, lang, release=None, title=title) if c.attribute == "release_date"]
         assert dated == [("vela", "2026-07-01")], text
+    # a model's code the title names is its name; a sentence naming nothing dates the title's product
+    for title, text, lang in (
+        ("Orvane X9 first look", "The X9 goes on sale April 30, 2026, in Europe.", "en"),
+        ("Orvane 发布全画幅微单 X9", "新机将于 2026年4月30日 在海外市场率先上市。", "zh"),
+    ):
+        claims = claims_of(f"# {title}\n\n{text}\n", lang, fmt="markdown", release=None, title=title)
+        assert [(c.subject, c.attribute, c.set_valued) for c in claims] == [("x9", "release_date", True)], text
 
 
 def test_an_amount_of_a_unit_after_a_name_is_no_benchmark_score():

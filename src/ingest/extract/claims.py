@@ -116,6 +116,7 @@ _BENCHMARK_NAME = re.compile(r"(?:[^A-Z0-9]*[A-Z0-9]){2}")
 # (past it, a number with a CJK magnitude counts tokens, parameters or money, whose noun the words
 # after it rarely name: "2200 亿去重过的 token", "10 亿代码相关的课文")
 _MOST_COUNTED_WITH_A_MAGNITUDE = 1e8
+_MODEL_CODE = re.compile(r"(?<![a-z])([a-z]{1,3})-?(\d{1,4})$")  # a model's code ending a subject: "x9", "a780"
 _COUNT = re.compile(r"[\d,]+|\D+|[\d.,]+(?:\s?[^\x00-\x7f]+\d*)+")
 _RELEASE_MATURITY_GAP = 12  # characters between a release's name and its maturity ("PostgreSQL 17 is now generally available")
 _DATE_TOLERANCE_DAYS = 1.0  # time zones put one release on two dates
@@ -539,6 +540,8 @@ class ClaimBuilder:
             # (in an article about one product, its maker's figures are the product's: "Orvane 称，…对焦速度
             # 较上代提升 30%" in an article headed "Orvane 发布全画幅微单 X9" is the X9's)
             subject = replace(self.product, start=subject.start, end=subject.end)
+        if baseline and _names_predecessor(baseline, subject.subject):
+            baseline = None  # ("50% faster than the X8" of the X9: its predecessor, as "较上代提升 30%")
         value = entity.norm + (entity.unit if entity.unit in ("%", "x") else "")
         day = _day_number(entity.norm) if entity.label == DATE else None
         # (of several dates in a sentence, which one the date word is about no rule here tells:
@@ -676,14 +679,19 @@ class ClaimBuilder:
         release's product, else (an article without a release) the name its title gives nearest the
         date, not who the title says announces it ("Fieldkite、…「Vela」を7月発売": "Fieldkite は、…「Vela」
         を2026年7月1日に発売" dates Vela). None in a sentence about a pre-release or an earlier release
-        ("first released in 2019")."""
+        ("first released in 2019"). A model's code the title names counts as its name ("The X9 goes on
+        sale April 30" under "Orvane X9 first look"); a sentence naming nothing dates the product of a
+        title that names its maker ("新机将于 2026年4月30日 上市" under "Orvane 发布全画幅微单 X9")."""
         if _about_prerelease(segment) or speaks_of_earlier(segment):
             return None
         if self.doc_product:
             named = subject_mentions(segment.text, segment.entities)  # (`mentions` leave the product out)
             return self._release_subject() if any(m.subject == self.doc_product for m in named) else None
         title = (self.title or "").lower()
-        titled = [m for m in mentions if len(m.surface) >= 3 and m.surface.lower() in title]
+        models = models_named(segment.text, date.start, date.end)
+        titled = [m for m in [*mentions, *models] if len(m.surface) >= 2 and m.surface.lower() in title]
+        if not titled:
+            return self.product if not mentions and not models else None
         return nearest([m for m in titled if not announces_in(self.title or "", m.surface)] or titled, date.start, date.end)
 
     def _pointed_back(self, segment: SegmentInput, entity: Entity, mentions: list[SubjectMention]) -> SubjectMention | None:
@@ -808,6 +816,12 @@ def _joined(text: str, mention: SubjectMention) -> bool:
 def _joiners() -> tuple[re.Pattern, re.Pattern]:
     words = alternation([word for word in conjunctions() if word.isalpha()])
     return re.compile(rf"\s?(?:{words})(?![A-Za-z])", re.I), re.compile(rf"(?<![A-Za-z])(?:{words})\s?$", re.I)
+
+
+def _names_predecessor(baseline: str, subject: str) -> bool:
+    """The baseline is the model just before the subject in its line ("X8" of "orvane-x9")."""
+    before, this = _MODEL_CODE.search(slug(baseline)), _MODEL_CODE.search(subject)
+    return bool(before and this and before[1] == this[1] and int(before[2]) == int(this[2]) - 1)
 
 
 def _previous_ratio_end(segment: SegmentInput, entity: Entity) -> int:

@@ -35,12 +35,17 @@ _WORDS_AFTER = 3
 
 
 def baseline_near(text: str, lang: str, start: int, end: int) -> tuple[str | None, tuple[int, int] | None]:
-    """The baseline a clause compares the value at [start, end) with ("vs FlashAttentionV2"), and its span."""
+    """The baseline a clause compares the value at [start, end) with ("vs FlashAttentionV2"), and its span;
+    none where it names a kind of thing ("faster than the model…") or the earlier one ("than its
+    predecessor", "than the previous generation": `earlier`), what a change is measured against
+    when nothing is named ("前モデル比で約20%削減")."""
+    rules = rules_for(lang)
     clause_start, clause_end = clause_bounds(text, start)
-    for pattern in rules_for(lang).baselines:
+    for pattern in rules.baselines:
         for match in pattern.finditer(text, clause_start, clause_end):
-            if not is_generic(match["base"].strip()):  # "faster than the model…" names no baseline
-                return match["base"].strip(), match.span("base")
+            base = match["base"].strip()
+            if not is_generic(base) and not rules.previous.search(base):
+                return base, match.span("base")
     return None, None
 
 
