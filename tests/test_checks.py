@@ -639,6 +639,22 @@ def test_a_date_of_the_articles_product_without_its_version_corroborates(tmp_pat
     assert con.execute("SELECT count(*) FROM conflicts WHERE attribute = 'release_date'").fetchone()[0] == 0
 
 
+def test_a_change_an_article_without_a_release_states_of_the_release_agrees_with_the_one_keyed(tmp_path):
+    """ "Pages also load 1.4x faster" under "Vireo 12 arrives…" (no release read: a bare major number)
+    met "页面加载速度…提升至原来的 1.4 倍" of release vireo 12 until that one was keyed by its operation
+    (speedup_load); the unkeyed change of the name the release is made of still speaks for it."""
+    con = ingest(
+        tmp_path,
+        {
+            "a.md": "# Vireo 12 arrives with a leaner memory footprint\n\nPages also load 1.4x faster on average.",
+            "b.md": "# 浏览器 Vireo 12 正式发布\n\n性能方面,页面加载速度平均提升至原来的 1.4 倍。",
+        },
+    )
+    agreed = con.execute("SELECT subject, attribute, value, n_sources FROM corroborations").fetchall()
+    assert ("vireo", "speedup_load", "1.4x", 2) in agreed
+    assert con.execute("SELECT count(*) FROM conflicts WHERE severity <> 'note'").fetchone() == (0,)
+
+
 def test_a_releases_changes_keyed_by_what_they_measure_conflict_only_when_the_measure_is_one(tmp_path):
     """Sentences naming no part of the release ("Idle memory per worker process is down 18%") made
     figures that only corroborated, so two sources' different memory savings met nothing (a held-out
