@@ -655,6 +655,20 @@ def test_a_change_an_article_without_a_release_states_of_the_release_agrees_with
     assert con.execute("SELECT count(*) FROM conflicts WHERE severity <> 'note'").fetchone() == (0,)
 
 
+def test_a_product_named_with_its_maker_is_the_product_another_title_names(tmp_path):
+    """ "Voltcairn Hearth" in one review and "Hearth" in a write-up headed "Voltcairn 发布家用储能电池
+    Hearth" are one product (a name of one word after its maker's, which a title names alone)."""
+    con = ingest(
+        tmp_path,
+        {
+            "a.md": "# 储能企业 Voltcairn 发布家用储能电池 Hearth\n\nHearth 单台容量为 13.5千瓦时。",
+            "b.md": "# Voltcairn Hearth home battery review\n\nThe Voltcairn Hearth stores 13.5 kWh.",
+        },
+    )
+    agreed = con.execute("SELECT subject, attribute, value, n_sources FROM corroborations").fetchall()
+    assert agreed == [("hearth", "measure_kWh", "13.5 kWh", 2)]
+
+
 def test_a_releases_changes_keyed_by_what_they_measure_conflict_only_when_the_measure_is_one(tmp_path):
     """Sentences naming no part of the release ("Idle memory per worker process is down 18%") made
     figures that only corroborated, so two sources' different memory savings met nothing (a held-out

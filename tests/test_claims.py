@@ -965,6 +965,9 @@ def test_a_price_is_a_claim_and_a_model_number_is_no_release():
         ("A780の利用料は月額899ドルで、年間売上が20万ドル未満のチームは無料。", "ja"),  # (not the revenue: another part)
         ("A780 订阅费为每月 899 美元。", "zh"),
         ("The A780 subscription is $899 a month, and teams with revenue under $200,000 pay nothing.", "en"),
+        # (a short part before the comma saying what the clause is about: "in terms of price")
+        ("价格方面，A780 调整为每月 899 美元。", "zh"),
+        ("価格面では、A780は899ドルとなる。", "ja"),
     ):
         assert [(c.subject, c.attribute, c.value, c.set_valued) for c in claims_of(text, lang, release=None)] == [
             ("a780", "price", "899 USD", False)

@@ -57,7 +57,7 @@ def attribute_near(text: str, lang: str, start: int, end: int, of: str = "figure
     tokens"); or, of a "date", what it is the date of ("released on…", "将于…停止维护":
     `date_attributes`), anywhere in it. Money is priced in its part of the clause, commas bounding
     it ("costs $1,850 per seat, and … for teams with annual revenue under $200,000": no price)."""
-    low, high = comma_part(text, start, end) if of == "money" else clause_bounds(text, start)
+    low, high = _money_part(text, start, end) if of == "money" else clause_bounds(text, start)
     keyed = rules_for(lang).attribute_words[of]
     if of == "date":
         return _nearest_keyword(keyed, text, start, end, low, high)
@@ -70,6 +70,21 @@ def attribute_near(text: str, lang: str, start: int, end: int, of: str = "figure
     if found is None and of == "figure" and rules_for(lang).change_by.search(text, low, start):
         found = _nearest_keyword(keyed, text, start, end, low, start)  # ("cut … by 18%": the verb, further back)
     return found or (_nearest_keyword(keyed, text, start, end, low, high) if of in ("duration", "tokens") else None)
+
+
+_LEAD_IN_CHARS = 16  # a short part with no figure before a comma: what the clause is about ("价格方面,")
+
+
+def _money_part(text: str, start: int, end: int) -> tuple[int, int]:
+    """The comma-bounded part of the clause an amount of money is in, with the short part before it
+    that names what the clause is about ("价格方面，团队版调整为每用户每月 39 美元", "On pricing, the
+    Team plan is $39"); not a part with a figure of its own ("costs $1,850 per seat, and … under $200,000")."""
+    low, high = comma_part(text, start, end)
+    if low > clause_bounds(text, start)[0] + 1:
+        lead, _ = comma_part(text, low - 2, low - 2)
+        if low - lead <= _LEAD_IN_CHARS and not any(char.isdigit() for char in text[lead:low]):
+            return lead, high
+    return low, high
 
 
 # Spans of time that are measures a release can change ("up to 20% longer battery life").

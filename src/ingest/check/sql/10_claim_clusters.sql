@@ -70,7 +70,7 @@ scoped AS (
                 THEN if(c.value_low > 0, 1 / c.value_low, 'infinity'::DOUBLE) ELSE c.value_high END AS hedged_high
     FROM current_claims c LEFT JOIN renderings r USING (doc_id)
 ),
-subjects AS (SELECT DISTINCT subject FROM current_claims),
+subjects AS (SELECT subject, bool_or(title_names) AS titled FROM current_claims GROUP BY subject),
 -- A figure extraction gave the release for want of a name ("a new memory structure for vacuum that
 -- consumes up to 20x less memory": no capital, no name) also speaks for a subject another document
 -- of the release names for the same attribute, when its sentence writes that name as a word in any
@@ -104,8 +104,9 @@ SELECT * EXCLUDE (after), after <> '' AS via_part FROM (
            s.subject[strpos('-' || s.subject || '-', '-' || p.subject || '-') + length(p.subject) + 1:] AS after
     FROM scoped s JOIN subjects p ON s.subject <> p.subject
      AND (regexp_matches(p.subject, '[0-9]') AND contains('-' || s.subject || '-', '-' || p.subject || '-')
-          -- (a name of two words or more after its maker's: "meridane-calyx-s" is "calyx-s")
-          OR contains(p.subject, '-') AND ends_with(s.subject, '-' || p.subject))
+          -- (a name of two words or more after its maker's: "meridane-calyx-s" is "calyx-s"; or one
+          -- an article's title names: "voltcairn-hearth" is the "Hearth" of "…发布家用储能电池 Hearth")
+          OR (contains(p.subject, '-') OR p.titled) AND ends_with(s.subject, '-' || p.subject))
 ) WHERE NOT regexp_matches(after, {MODEL_VARIANT})
 UNION ALL
 SELECT DISTINCT ON (s.claim_id, n.subject) s.* REPLACE (n.attribute AS attribute, true AS set_valued),
