@@ -723,6 +723,8 @@ def test_the_maker_a_title_says_announces_the_product_speaks_for_the_product():
             "ja",
             "vela",
         ),
+        # (a possessive names the maker too)
+        ("Sorin Labs' Atlas model bets on breadth", "Sorin Labs says inference is 1.8x faster.", "en", "atlas"),
     ):
         claims = claims_of(f"# {title}\n\n{body}\n", lang, fmt="markdown", release=None, title=title)
         assert {c.subject for c in claims} == {subject}, title
@@ -925,6 +927,7 @@ def test_a_count_of_what_the_lexicon_says_it_counts_is_the_releases_and_only_cor
     assert counts("量子化版などを含めると公開モデルは100以上にのぼる。", "ja") == {("quuxlm", "count_model", "100", True)}
     assert counts("モデルのサイズは全7種類で、最小は5億パラメータ。", "ja") == {("quuxlm", "count_size", "7", True)}
     assert counts("モデルのサイズは全7種類で、最小は5億パラメータ。", "ja") == counts("The models come in seven sizes.", "en")
+    assert counts("対応言語数は212に拡大した。", "ja") == {("quuxlm", "count_languag", "212", True)}  # ("the number of")
 
 
 def test_a_maturity_after_the_releases_name_is_the_releases_not_its_makers():

@@ -195,6 +195,7 @@ class Vocabulary:
     rate_before: tuple[str, ...]  # words after which an article is "per" ("three times a week")
     topic_markers: tuple[str, ...]  # marks after the noun a figure with no noun after it counts ("サイズは7種類")
     total_prefixes: tuple[str, ...]  # ...and words between that mark and the figure ("全7種類")
+    count_suffixes: tuple[str, ...]  # ...and a word for "the number of" ending the noun ("言語数は212")
     durations: dict[str, float]  # units of time in seconds ("years"): an article before one counts one
     scales: dict[str, float]  # "million"
     multipliers: dict[str, float]  # words that are a factor by themselves ("twice", "翻倍", "half")
@@ -238,6 +239,7 @@ def vocabulary() -> Vocabulary:
         rate_before=longest_first(w.lower() for w in merged("rate_before")),
         topic_markers=longest_first(merged("topic_markers")),
         total_prefixes=longest_first(merged("total_prefixes")),
+        count_suffixes=longest_first(merged("count_suffixes")),
         durations={str(unit): float(seconds) for unit, seconds in common["durations"].items()},
         scales={k.lower(): float(v) for k, v in merged("scales")},
         multipliers={k.lower(): float(v) for k, v in merged("multipliers")},

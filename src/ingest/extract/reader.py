@@ -575,7 +575,8 @@ class _Reader:
     def _counted_before(self, start: int) -> str | None:
         """What a figure with no noun after it counts, where the noun is the topic before it
         ("モデルのサイズは全7種類で": sizes; `topic_markers` and `total_prefixes` of the numbers):
-        the concepts of the longest word of up to four letters ending at the mark."""
+        the concepts of the longest word of up to four letters ending at the mark, past a word for
+        "the number of" ("対応言語数は212": languages; `count_suffixes`)."""
         words = vocabulary()
         before = self.text[max(0, start - _COUNTED_WINDOW) : start].rstrip()
         before = before.removesuffix(next((p for p in words.total_prefixes if before.endswith(p)), ""))
@@ -583,6 +584,7 @@ class _Reader:
         if marker is None:
             return None
         noun = before[: -len(marker)]
+        noun = noun.removesuffix(next((s for s in words.count_suffixes if noun.endswith(s) and len(noun) > len(s)), ""))
         return self._noun_concepts(noun[-length:] for length in range(min(4, len(noun)), 0, -1))
 
     def _noun_concepts(self, candidates: Iterable[str]) -> str | None:
