@@ -801,6 +801,10 @@ def test_a_date_is_what_its_sentence_says_it_is_the_date_of_and_compares_by_its_
         ("2024 年 9 月 26 日，Frobnix 开发组宣布 Frobnix 17 正式版发布。", "zh", ("frobnix", "release_date")),
         ("Frobnix 12 will reach end of life on November 14, 2024.", "en", ("frobnix-12", "end_of_life")),
         ("Frobnix 12 将于 2024 年 11 月 14 日停止维护。", "zh", ("frobnix-12", "end_of_life")),
+        # (what is kept up until a day: its end)
+        ("Frobnix 12 will receive security fixes until November 14, 2024.", "en", ("frobnix-12", "end_of_life")),
+        ("Frobnix 12のセキュリティ修正は2024年11月14日までで、それ以降は提供されない。", "ja", ("frobnix-12", "end_of_life")),
+        ("Frobnix 12 的安全修复将持续到 2024 年 11 月 14 日。", "zh", ("frobnix-12", "end_of_life")),
         # the product named apart from its version, which a version word marks
         ("Corvid shipped version 17 of its Frobnix browser on September 26, 2024.", "en", ("frobnix", "release_date")),
         ("Corvidは2024年9月26日、ブラウザ「Frobnix」の最新版となるバージョン17を公開した。", "ja", ("frobnix", "release_date")),
@@ -1199,12 +1203,14 @@ def test_a_releases_change_is_keyed_by_the_measure_its_clause_names():
         ("reduction_startup", "30%"),
         ("speedup_load", "4x"),
     }
-    for text, lang in (
-        ("Index builds are up to 2x faster, according to the team.", "en"),
-        ("索引构建速度提升 3 倍。", "zh"),
-        ("インデックス構築は3倍高速になった。", "ja"),
+    for text, lang, attribute in (
+        ("Index builds are up to 2x faster, according to the team.", "en", "speedup_index"),
+        ("索引构建速度提升 3 倍。", "zh", "speedup_index"),
+        ("インデックス構築は3倍高速になった。", "ja", "speedup_index"),
+        ("Group-by aggregations are 5x faster than in Tidewater 3.x.", "en", "speedup_aggregation"),
+        ("官方基准测试显示,分组聚合比 2.x 快 3 倍。", "zh", "speedup_aggregation"),
     ):
-        assert [c.attribute for c in claims_of(text, lang, release="tidewater 4.0")] == ["speedup_index"], text
+        assert [c.attribute for c in claims_of(text, lang, release="tidewater 4.0")] == [attribute], text
 
 
 def test_an_attribute_word_starting_close_to_a_figure_may_end_past_the_window():
