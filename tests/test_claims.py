@@ -884,6 +884,15 @@ def test_a_span_of_time_is_a_value_of_what_the_words_next_to_it_say_in_seconds()
         ("quuxpad", "charge_time", "45 minutes", 2700.0, False),
     }
     assert spans("The survey took three weeks.", "en") == set()
+    # how long an operation takes, in seconds; a span "on a single charge" is the battery's
+    assert spans("The QuuxPad has an average cold start of 4.5 seconds.", "en") == {
+        ("quuxpad", "startup", "4.5 seconds", 4.5, False)
+    }
+    assert spans("QuuxPad 的平均冷启动时间为 4.5 秒。", "zh") == {("quuxpad", "startup", "4.5 seconds", 4.5, False)}
+    assert spans("QuuxPadの0-100km/h加速は3.9秒。", "ja") == {("quuxpad", "acceleration", "3.9 seconds", 3.9, False)}
+    assert spans("The QuuxPad cleans for up to 180 minutes on a single charge.", "en") == {
+        ("quuxpad", "battery_life", "180 minutes", 10800.0, False)
+    }
     # a charging word says what the span is, the battery named beside it or not
     assert spans("QuuxPadのバッテリーは約45分で充電できる。", "ja") == {("quuxpad", "charge_time", "45 minutes", 2700.0, False)}
     # the one other release its sentence names is whose support it is

@@ -23,7 +23,8 @@ CONFLICT_WHOLE_SUBJECT = 0.15
 # part named: `reduction_memory`, a change keyed by what it measures, `extract.claims`).
 MEASURED_CHANGE = "^(" + "|".join(rules.DIRECTED_CHANGES) + ")_"
 POSSIBLE_ONLY = (
-    "^(price|measure_|battery_life|charge_time|training_time|support_period|warranty|design_life|minimum_|recommended_)"
+    "^(price|measure_|battery_life|charge_time|training_time|support_period|warranty|design_life|minimum_|recommended_"
+    "|startup$|acceleration|generation_time)"
     "|" + MEASURED_CHANGE
 )
 
