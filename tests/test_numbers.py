@@ -59,6 +59,7 @@ def test_an_article_after_a_frequency_is_per_not_one():
     [
         ("a 14.2-inch display and a 20-hour battery", "en", [("number", 14.2, "inches"), ("number", 20.0, "hours")]),
         ("a 2-GB card, a 3-nm process", "en", [("number", 2.0, "GB"), ("number", 3.0, "nm")]),
+        ("a 7B-parameter model", "en", [("number", 7e9, "parameters")]),
         ("解像度2880×1800ピクセル", "ja", [("number", 2880.0, None), ("number", 1800.0, "pixels")]),
         ("GPT-4, x86-64, 7-Zip", "en", [("id", None, None)] * 3),
     ],

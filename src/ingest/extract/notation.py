@@ -311,7 +311,7 @@ class Patterns:
     reference: re.Pattern
     multiplier_word: re.Pattern  # multiplier words without Latin letters (翻倍, 半減)
     sized_model: re.Pattern  # "BART-460M": a name and a size
-    magnitude_number: re.Pattern  # "28B", "400k+"
+    magnitude_number: re.Pattern  # "28B", "400k+", "7B-parameter"
     glued_number: re.Pattern  # "12GB", "2x"
     compound_number: re.Pattern  # "14.2-inch", "20-hour", "2-GB": a number and what it counts, one adjective
     percent_word: re.Pattern  # a word after a number that makes it a percentage ("パーセント")
@@ -383,7 +383,7 @@ def patterns() -> Patterns:
             rf"^(?P<name>[A-Za-z][A-Za-z0-9_.]*(?:-[A-Za-z][A-Za-z0-9_.]*)*?(?:-\d+)?)"
             rf"-(?P<size>\d+(?:\.\d+)?)(?P<mag>[{''.join(c for c in latin if c.isupper())}])$"
         ),
-        magnitude_number=re.compile(rf"^(?P<num>\d+(?:\.\d+)?)(?P<mag>[{latin}])(?P<plus>\+)?$"),
+        magnitude_number=re.compile(rf"^(?P<num>\d+(?:\.\d+)?)(?P<mag>[{latin}])(?P<plus>\+)?(?:-[a-z]+)?$"),
         glued_number=re.compile(r"^(?P<num>\d+(?:\.\d+)?)(?P<unit>[A-Za-z×]+)$"),
         compound_number=re.compile(r"^(?P<num>\d+(?:\.\d+)?)-(?P<word>[A-Za-z]+)(?:-[a-z]+)*$"),
         percent_word=re.compile(rf"\s?(?:{word_alternation(words.percent_words)})", re.I),
