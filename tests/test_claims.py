@@ -893,6 +893,11 @@ def test_a_span_of_time_is_a_value_of_what_the_words_next_to_it_say_in_seconds()
     assert spans("The QuuxPad cleans for up to 180 minutes on a single charge.", "en") == {
         ("quuxpad", "battery_life", "180 minutes", 10800.0, False)
     }
+    assert spans("A full charge of the QuuxPad takes about 5.5 hours.", "en") == {
+        ("quuxpad", "charge_time", "5.5 hours", 19800.0, False)
+    }
+    # (a product's name is no word for what a span is: "Accelerate 1.x will be maintained for 1 year")
+    assert {a for _, a, _, _, _ in spans("Accelerate 1.x will be maintained for one year.", "en")} == {"support_period"}
     # a charging word says what the span is, the battery named beside it or not
     assert spans("QuuxPadのバッテリーは約45分で充電できる。", "ja") == {("quuxpad", "charge_time", "45 minutes", 2700.0, False)}
     # the one other release its sentence names is whose support it is
