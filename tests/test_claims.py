@@ -735,6 +735,24 @@ def test_the_maker_a_title_says_announces_the_product_speaks_for_the_product():
     assert [(c.subject, c.attribute) for c in claims] == [("tidora-s9-pro", "release_date")]
 
 
+def test_a_headline_in_title_case_names_its_product_not_the_whole_headline():
+    """Every word of an English headline is capitalised: "Calyra Motors Unveils" and "Arclight X9 Pushes
+    AI Accelerators Into" were names, so a review's figures met nothing (a held-out set)."""
+    for title, subject in (
+        ("Calyra Motors Unveils the Lumeo S7, an 800V Electric Sedan", "lumeo-s7"),
+        ("Veradyne's Arclight X9 Pushes AI Accelerators Into New Territory", "arclight-x9"),
+        ("Novaro Aerobook 14 First Look: A Great Screen", "novaro-aerobook-14"),
+    ):
+        claims = claims_of(f"# {title}\n\nThe machine weighs 1.12 kg.\n", "en", fmt="markdown", release=None, title=title)
+        assert [(c.subject, c.attribute) for c in claims] == [(subject, "measure_kg")], title
+    # (a model's variant, size or code stays in its name)
+    for text, subject in (
+        ("The Samsung Galaxy S24 Ultra weighs 0.23 kg.", "s24-ultra"),
+        ("The Quorix Q3 Max weighs 1.2 kg.", "q3-max"),
+    ):
+        assert [c.subject for c in claims_of(text, "en", release=None)] == [subject], text
+
+
 def test_an_amount_of_bytes_is_memory_or_storage_as_a_word_near_it_says():
     for text, lang in (
         ("Vantis needs 16 GB of RAM, a GPU with 8 GB of video memory and 150 GB of free space.", "en"),
@@ -892,6 +910,9 @@ def test_a_span_of_time_is_a_value_of_what_the_words_next_to_it_say_in_seconds()
     assert spans("QuuxPadの0-100km/h加速は3.9秒。", "ja") == {("quuxpad", "acceleration", "3.9 seconds", 3.9, False)}
     assert spans("The QuuxPad cleans for up to 180 minutes on a single charge.", "en") == {
         ("quuxpad", "battery_life", "180 minutes", 10800.0, False)
+    }
+    assert spans("The QuuxPad lasts up to 22 hours of local video playback.", "en") == {
+        ("quuxpad", "battery_life", "22 hours", 79200.0, False)
     }
     assert spans("A full charge of the QuuxPad takes about 5.5 hours.", "en") == {
         ("quuxpad", "charge_time", "5.5 hours", 19800.0, False)

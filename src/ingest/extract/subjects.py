@@ -107,19 +107,37 @@ def name_mentions(text: str, entities: Sequence[Entity], taken: Sequence[Subject
     found = []
     for match in _LATIN_NAME.finditer(text):
         name, start = _without_leading_words(match.group().strip(), match.start())
-        if _covered(start, match.end(), blocked) or is_generic(name) or len(name) < 3:
+        name = _headline_name(name)
+        end = start + len(name)
+        if _covered(start, end, blocked) or is_generic(name) or len(name) < 3:
             continue
         if products and release_products_named(name) and slug(name) in products:
             continue  # "PyTorch": the release itself, not a feature of it
         sentence_start = not text[:start].strip() or text[:start].rstrip()[-1:] in ".!?:"
         if latin_prose and sentence_start and " " not in name and not re.search(r"[A-Z]|\d|\.|\+\+", name[1:]):
             continue
-        found.append(SubjectMention(slug(name), name, start, match.end()))
+        found.append(SubjectMention(slug(name), name, start, end))
     for match in _quoted().finditer(text):
         name = match.group(1).strip()
         if not _covered(match.start(1), match.end(1), blocked) and not is_generic(name):
             found.append(SubjectMention(slug(name), name, match.start(1), match.end(1)))
     return found
+
+
+def _headline_name(name: str) -> str:
+    """A name as far as a headline in title case still names it: not past a word that names
+    nothing ("Calyra Motors Unveils the Lumeo S7": `not_names`), nor past its number where capitalised
+    words go on ("Arclight X9 Pushes AI Accelerators Into…", "Aerobook 14 First Look"; not "Galaxy
+    S24 Ultra", "Llama 3 70B Instruct": variants and sizes)."""
+    words = name.split(" ")
+    variants = {str(v).casefold() for v in common_rules()["model_variants"]}
+    for at, word in enumerate(words[1:], start=1):
+        if word.isalpha() and word.casefold() in not_names():  # (not "Q3": a model's code)
+            return " ".join(words[:at])
+        numbered = any(char.isdigit() for char in words[at - 1])
+        if numbered and at >= 2 and word.isalpha() and word[:1].isupper() and word.casefold() not in variants:
+            return " ".join(words[:at])
+    return name
 
 
 def _without_leading_words(name: str, start: int) -> tuple[str, int]:
