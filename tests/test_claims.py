@@ -753,6 +753,27 @@ def test_a_headline_in_title_case_names_its_product_not_the_whole_headline():
         assert [c.subject for c in claims_of(text, "en", release=None)] == [subject], text
 
 
+def test_a_benchmark_a_figure_is_measured_on_is_no_subject():
+    """ "up to 25% faster on the Speedometer benchmark", "ベンチマーク「Speedometer」のスコア": the
+    benchmark names no product; the figure is the release's, keyed like another source's."""
+    text = "The desktop browser is up to 25% faster on the Speedometer benchmark."
+    assert [(c.subject, c.attribute) for c in claims_of(text, "en", release="skyrail 88")] == [("skyrail", "speedup")]
+    text = "ベンチマーク「Speedometer」のスコアは、デスクトップ版で最大20%高速化した。"
+    assert "speedometer" not in {c.subject for c in claims_of(text, "ja", release="skyrail 88")}
+
+
+def test_when_a_change_takes_effect_is_a_date_of_what_the_title_is_about():
+    """ "新价格将于 2026 年 7 月 1 日起正式生效" under "Deployra 全面调整定价体系": an effective date, one
+    value (two sources' different days are a possible conflict), not a release date."""
+    title = "Deployra 全面调整定价体系"
+    claims = claims_of(
+        f"# {title}\n\n根据官方公告，新价格将于 2026 年 7 月 1 日起正式生效。\n", "zh", fmt="markdown", title=title, release=None
+    )
+    assert [(c.subject, c.attribute, c.value, c.set_valued) for c in claims] == [
+        ("deployra", "effective_date", "2026-07-01", False)
+    ]
+
+
 def test_an_amount_of_bytes_is_memory_or_storage_as_a_word_near_it_says():
     for text, lang in (
         ("Vantis needs 16 GB of RAM, a GPU with 8 GB of video memory and 150 GB of free space.", "en"),
@@ -1239,6 +1260,9 @@ def test_a_releases_change_is_keyed_by_the_measure_its_clause_names():
         ("speedup_load", "4x"),
     }
     for text, lang, attribute in (
+        # (a pause is a measure; "the young generation" says no inference; "web" names nothing)
+        ("It cuts p99 garbage-collection pause times by 40% as the young generation is scanned.", "en", "reduction_pause"),
+        ("官方称，在长时间运行的 Web 服务负载中，p99 垃圾回收暂停时间缩短 30%。", "zh", "reduction_pause"),
         ("Index builds are up to 2x faster, according to the team.", "en", "speedup_index"),
         ("索引构建速度提升 3 倍。", "zh", "speedup_index"),
         ("インデックス構築は3倍高速になった。", "ja", "speedup_index"),

@@ -74,6 +74,7 @@ from .subjects import (
     head_mention,
     is_specific,
     models_named,
+    names_benchmark,
     nearest,
     opens_pointing_back,
     points_back,
@@ -145,6 +146,7 @@ class ClaimBuilder:
         # who the title says announces the article's product, and the product: "Orvane 发布全画幅微单 X9"
         self.maker: str | None = None
         self.product: SubjectMention | None = None
+        self.title_subject: SubjectMention | None = None  # what the title is about
         self.section_joined = False  # the section's heading joins its subject to another topic
         self.previous_subject: SubjectMention | None = None  # the first sure subject of the sentence before
         self.section_maturity: str | None = None
@@ -304,6 +306,7 @@ class ClaimBuilder:
         if segment.text == self.title and self.doc_release in named:
             self.section_subject = None  # a title naming the release is about it ("Alibaba、「Qwen2.5」公開")
         if segment.text == self.title:
+            self.title_subject = self.section_subject
             makers = [m.subject for m in mentions if announces_in(segment.text, m.surface)]
             # (the product: what the title is about, else a model it names: "X9" is no name the reader takes)
             about = [self.section_subject, *models_named(segment.text, 0, 0)]
@@ -559,7 +562,12 @@ class ClaimBuilder:
             baseline,
             # (a price, a measure or a battery life is one value here, its conflicts only possible:
             # `thresholds.POSSIBLE_ONLY`)
-            set_valued=of_release or bool(of_product) or (entity.label == DATE and day is None) or attribute in _SETUP_COUNTS,
+            # (a product's date only corroborates, but for when a change takes effect, one date a
+            # sentence about it gives: "The new pricing takes effect on June 1, 2026")
+            set_valued=of_release
+            or (bool(of_product) and attribute != "effective_date")
+            or (entity.label == DATE and day is None)
+            or attribute in _SETUP_COUNTS,
             # (a span of time is of the one other release its sentence names: "stay on Korvet 1.9,
             # which will receive bug fixes for 18 months" is 1.9's support, not the article's 2.0's)
             release=self._sentence_release(segment) if entity.label == DURATION else None,
@@ -627,6 +635,7 @@ class ClaimBuilder:
             and not (baseline_span and baseline_span[0] <= m.start < baseline_span[1])
             and not any(m.start < end and start < m.end for start, end in figures)
             and not (compared and named_as_earlier(segment, m.start))
+            and not names_benchmark(segment.text, m)
         ]
         clause_start, clause_end = clause_bounds(segment.text, entity.start)
         in_clause = [m for m in usable if clause_start <= m.start and m.end <= clause_end]
@@ -691,7 +700,7 @@ class ClaimBuilder:
         models = models_named(segment.text, date.start, date.end)
         titled = [m for m in [*mentions, *models] if len(m.surface) >= 2 and m.surface.lower() in title]
         if not titled:
-            return self.product if not mentions and not models else None
+            return (self.product or self.title_subject) if not mentions and not models else None
         return nearest([m for m in titled if not announces_in(self.title or "", m.surface)] or titled, date.start, date.end)
 
     def _pointed_back(self, segment: SegmentInput, entity: Entity, mentions: list[SubjectMention]) -> SubjectMention | None:
