@@ -753,15 +753,6 @@ def test_a_headline_in_title_case_names_its_product_not_the_whole_headline():
         assert [c.subject for c in claims_of(text, "en", release=None)] == [subject], text
 
 
-def test_a_benchmark_a_figure_is_measured_on_is_no_subject():
-    """ "up to 25% faster on the Speedometer benchmark", "ベンチマーク「Speedometer」のスコア": the
-    benchmark names no product; the figure is the release's, keyed like another source's."""
-    text = "The desktop browser is up to 25% faster on the Speedometer benchmark."
-    assert [(c.subject, c.attribute) for c in claims_of(text, "en", release="skyrail 88")] == [("skyrail", "speedup")]
-    text = "ベンチマーク「Speedometer」のスコアは、デスクトップ版で最大20%高速化した。"
-    assert "speedometer" not in {c.subject for c in claims_of(text, "ja", release="skyrail 88")}
-
-
 def test_when_a_change_takes_effect_is_a_date_of_what_the_title_is_about():
     """ "新价格将于 2026 年 7 月 1 日起正式生效" under "Deployra 全面调整定价体系": an effective date, one
     value (two sources' different days are a possible conflict), not a release date."""
@@ -1061,6 +1052,12 @@ def test_a_physical_measure_is_a_claim():
         found = {(c.subject, c.attribute, c.value) for c in claims_of(f"# Quuxa\n\n{text}\n", lang, fmt="markdown", release=None)}
         assert found == {("quuxa", "measure_L", "30 L"), ("quuxa", "measure_ha", "18 ha")}, text
     assert claims_of("AX9の臨床試験には1型糖尿病の患者が参加した。", "ja", release=None) == []
+    # the test cycle a range is rated under is its condition ("610 km (WLTP)" / "CLTC 续航 720 公里")
+    for text, lang, cycle in (
+        ("The S7 is rated at 610 km on the WLTP cycle.", "en", "cycle=wltp"),
+        ("S7 的 CLTC 续航里程为 720 公里。", "zh", "cycle=cltc"),
+    ):
+        assert [c.conditions for c in claims_of(text, lang, release=None)] == [cycle], text
 
 
 def test_a_quantity_belongs_to_the_short_model_name_its_part_of_the_sentence_gives():

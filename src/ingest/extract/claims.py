@@ -74,7 +74,6 @@ from .subjects import (
     head_mention,
     is_specific,
     models_named,
-    names_benchmark,
     nearest,
     opens_pointing_back,
     points_back,
@@ -635,7 +634,6 @@ class ClaimBuilder:
             and not (baseline_span and baseline_span[0] <= m.start < baseline_span[1])
             and not any(m.start < end and start < m.end for start, end in figures)
             and not (compared and named_as_earlier(segment, m.start))
-            and not names_benchmark(segment.text, m)
         ]
         clause_start, clause_end = clause_bounds(segment.text, entity.start)
         in_clause = [m for m in usable if clause_start <= m.start and m.end <= clause_end]

@@ -21,7 +21,7 @@ from ..lang import clause_mark_chars, common_rules, every_language, profile, quo
 from .clauses import comma_part
 from .entities import HARDWARE, MATURITY, VERSION, Entity
 from .glossary import SubjectMention, glossary, glossary_mentions
-from .notation import alternation, longest_first, word_alternation
+from .notation import alternation, longest_first
 from .rules import coordination, is_release_product, not_names, release_products_named, rules_for
 
 # A Latin product name: a capitalised or camel-cased word or run of them ("TorchInductor",
@@ -258,27 +258,6 @@ def _first_part_named(mentions: Sequence[SubjectMention], text: str) -> list[Sub
             return inside
         low = high
     return list(mentions)
-
-
-def names_benchmark(text: str, mention: SubjectMention) -> bool:
-    """A benchmark word right after the name, or right before it, quotes aside ("on the Speedometer
-    benchmark", "ベンチマーク「Speedometer」のスコア"): a benchmark a figure is measured on, no subject."""
-    after = text[mention.end : mention.end + _BENCHMARK_CHARS].lstrip(" 」』》\"'")
-    before = text[max(0, mention.start - _BENCHMARK_CHARS) : mention.start].rstrip(" 「『《\"'")
-    return _benchmark_after().match(after) is not None or _benchmark_before().search(before) is not None
-
-
-_BENCHMARK_CHARS = 16
-
-
-@lru_cache(maxsize=1)
-def _benchmark_after() -> re.Pattern:
-    return re.compile(rf"(?:{word_alternation(every_language('benchmark_words'))})", re.I)
-
-
-@lru_cache(maxsize=1)
-def _benchmark_before() -> re.Pattern:
-    return re.compile(rf"(?:{alternation(every_language('benchmark_words'))})$", re.I)
 
 
 def announces_in(text: str, surface: str) -> bool:
