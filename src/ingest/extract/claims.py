@@ -113,11 +113,11 @@ _LEAST = (f"{MINIMUM}_", f"{RECOMMENDED}_")  # the least versions of a dependenc
 # Black Friday" or "2.5 on Fedora" scores nothing.
 _BENCHMARK_NAME = re.compile(r"(?:[^A-Z0-9]*[A-Z0-9]){2}")
 # a whole number in digits, in words, or with a CJK magnitude ("1万2000", "4.2 万"): not "72B", "1.31", "62.4"
-# (past it, a number with a CJK magnitude counts tokens, parameters or money, whose noun the words
-# after it rarely name: "2200 亿去重过的 token", "10 亿代码相关的课文")
+_COUNT = re.compile(r"[\d,]+|\D+|[\d.,]+(?:\s?[^\x00-\x7f]+\d*)+")
+# ...past this, a number with a CJK magnitude counts tokens, parameters or money, whose noun the
+# words after it rarely name ("2200 亿去重过的 token", "10 亿代码相关的课文")
 _MOST_COUNTED_WITH_A_MAGNITUDE = 1e8
 _MODEL_CODE = re.compile(r"(?<![a-z])([a-z]{1,3})-?(\d{1,4})$")  # a model's code ending a subject: "x9", "a780"
-_COUNT = re.compile(r"[\d,]+|\D+|[\d.,]+(?:\s?[^\x00-\x7f]+\d*)+")
 _RELEASE_MATURITY_GAP = 12  # characters between a release's name and its maturity ("PostgreSQL 17 is now generally available")
 _DATE_TOLERANCE_DAYS = 1.0  # time zones put one release on two dates
 _PRE_RELEASES = {"alpha", "beta", "preview", "prototype", "experimental", "release_candidate"}

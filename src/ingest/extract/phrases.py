@@ -77,8 +77,8 @@ _LEAD_IN_CHARS = 16  # a short part with no figure before a comma: what the clau
 
 def _money_part(text: str, start: int, end: int) -> tuple[int, int]:
     """The comma-bounded part of the clause an amount of money is in, with the short part before it
-    that names what the clause is about ("价格方面，团队版调整为每用户每月 39 美元", "On pricing, the
-    Team plan is $39"); not a part with a figure of its own ("costs $1,850 per seat, and … under $200,000")."""
+    that names what the clause is about ("价格方面，团队版调整为每用户每月 39 美元"); not a part with a
+    figure of its own ("costs $1,850 per seat, and … under $200,000")."""
     low, high = comma_part(text, start, end)
     if low > clause_bounds(text, start)[0] + 1:
         lead, _ = comma_part(text, low - 2, low - 2)

@@ -130,7 +130,7 @@ def _headline_name(name: str) -> str:
     words go on ("Arclight X9 Pushes AI Accelerators Into…", "Aerobook 14 First Look"; not "Galaxy
     S24 Ultra", "Llama 3 70B Instruct": variants and sizes)."""
     words = name.split(" ")
-    variants = {str(v).casefold() for v in common_rules()["model_variants"]}
+    variants = _variant_words()
     for at, word in enumerate(words[1:], start=1):
         if word.isalpha() and word.casefold() in not_names():  # (not "Q3": a model's code)
             return " ".join(words[:at])
@@ -138,6 +138,11 @@ def _headline_name(name: str) -> str:
         if numbered and at >= 2 and word.isalpha() and word[:1].isupper() and word.casefold() not in variants:
             return " ".join(words[:at])
     return name
+
+
+@lru_cache(maxsize=1)
+def _variant_words() -> frozenset[str]:
+    return frozenset(str(v).casefold() for v in common_rules()["model_variants"])
 
 
 def _without_leading_words(name: str, start: int) -> tuple[str, int]:
