@@ -696,8 +696,9 @@ def test_the_budget_stops_one_long_call_off_the_main_thread(case, tmp_path, call
         **os.environ,
         "INGEST_LANGUAGE_DIRS": str(_exponential_profile(tmp_path)),
         # (a fresh process: the good article's first stages load the Japanese tokenizer and the
-        # lexicons, 1.5-2.5 s on two busy cores; a budget of 2 s failed it now and then)
-        "INGEST_MAX_STAGE_SECONDS": "5",
+        # lexicons, 1.5-2.5 s on two busy cores, more from a fresh checkout's cold disk: budgets of
+        # 2 s and 5 s failed it now and then; the long call takes ~90 s, so 10 s still tells them apart)
+        "INGEST_MAX_STAGE_SECONDS": "10",
         "ARGOS_PACKAGES_DIR": str(tmp_path / "no-packages"),
     }
     done = subprocess.run(
@@ -709,14 +710,14 @@ def test_the_budget_stops_one_long_call_off_the_main_thread(case, tmp_path, call
     )
     assert done.returncode == 0, done.stderr[-3000:]
     result = json.loads(done.stdout.strip().splitlines()[-1])
-    assert result["seconds"] < 30, f"took {result['seconds']:.0f} s (in the thread: the call's ~90 s, then the budget)"
+    assert result["seconds"] < 45, f"took {result['seconds']:.0f} s (in the thread: the call's ~90 s, then the budget)"
     if caller == "run_pipeline":
         assert list(result["ended"]) == [case.doc_id("backtracking.txt")]
         row = case.document("backtracking.txt")
-        assert row["status"] == "failed" and "stopped after 5 s" in row["error"], row
+        assert row["status"] == "failed" and "stopped after 10 s" in row["error"], row
         assert case.document(GOOD)["status"] == "ok"
     else:
-        assert "stopped after 5 s" in result["ended"][case.doc_id("backtracking.txt")], result
+        assert "stopped after 10 s" in result["ended"][case.doc_id("backtracking.txt")], result
         assert result["ended"][case.doc_id(GOOD)] == "ok", result
 
 
