@@ -127,9 +127,10 @@ def test_least_versions_corroborate_and_only_possibly_conflict(tmp_path):
     assert con.execute("SELECT attribute, severity, value_a, value_b FROM conflicts").fetchall() == [
         ("minimum_frobdb", "possible", "1.1", "1.1.1")
     ]
-    assert con.execute("SELECT attribute, value, n_sources FROM corroborations WHERE subject = 'quuxly'").fetchall() == [
-        ("minimum_frobdb", "1.1.1", 2)
-    ]
+    # (and the release all three titles name)
+    assert con.execute(
+        "SELECT attribute, value, n_sources FROM corroborations WHERE subject = 'quuxly' ORDER BY attribute"
+    ).fetchall() == [("minimum_frobdb", "1.1.1", 2), ("release", "3.5", 3)]
 
 
 def test_a_version_written_in_full_corroborates_its_series_version(tmp_path):
@@ -143,8 +144,9 @@ def test_a_version_written_in_full_corroborates_its_series_version(tmp_path):
         },
     )
     assert con.execute("SELECT count(*) FROM conflicts").fetchone()[0] == 0
-    assert con.execute("SELECT attribute, release, value, n_sources FROM corroborations").fetchall() == [
-        ("minimum_frobdb", "quuxly 3.5", "1.1", 2)
+    assert con.execute("SELECT attribute, release, value, n_sources FROM corroborations ORDER BY attribute").fetchall() == [
+        ("minimum_frobdb", "quuxly 3.5", "1.1", 2),
+        ("release", "quuxly 3.5", "3.5", 2),
     ]
 
 
@@ -158,7 +160,10 @@ def test_the_statuses_of_a_thing_released_agree_and_a_pre_release_contradicts_th
             "c.txt": "Quuxly 3.5 リリース\nQuuxly 3.5 で Frob API はベータ版となった。",
         },
     )
-    assert con.execute("SELECT attribute, n_sources FROM corroborations").fetchall() == [("maturity", 2)]
+    assert con.execute("SELECT attribute, n_sources FROM corroborations ORDER BY attribute").fetchall() == [
+        ("maturity", 2),
+        ("release", 3),
+    ]
     assert con.execute("SELECT kind, value_b FROM conflicts").fetchall() == [("maturity_conflict", "beta")]
 
 
@@ -181,6 +186,7 @@ def test_dependency_versions_a_release_drops_or_names_corroborate(tmp_path):
         ("drops_cuda", "11.3", 2),
         ("mentions_cuda", "11.6", 2),
         ("mentions_cuda", "11.7", 2),
+        ("release", "1.13", 2),
     ]
 
 
@@ -201,6 +207,7 @@ def test_the_platforms_and_hardware_a_release_names_corroborate_within_that_rele
     ).fetchall() == [
         ("mentions_hardware", "intel-arc", "quuxly 3.5", 2),
         ("mentions_platform", "windows", "quuxly 3.5", 2),
+        ("release", "3.5", "quuxly 3.5", 2),
     ]
 
 
@@ -381,8 +388,8 @@ def test_release_dates_agree_within_a_day_and_a_week_apart_are_a_possible_confli
     )
     found = con.execute("SELECT attribute, value_a, value_b, severity FROM conflicts WHERE kind = 'value_conflict'").fetchall()
     assert found == [("release_date", "2026-10-14", "2026-10-21", "possible")]
-    agreed = con.execute("SELECT attribute, release, n_sources FROM corroborations").fetchall()
-    assert agreed == [("release_date", "ember 6.0", 2)]
+    agreed = con.execute("SELECT attribute, release, n_sources FROM corroborations ORDER BY attribute").fetchall()
+    assert agreed == [("release", "ember 6.0", 3), ("release_date", "ember 6.0", 2)]
 
 
 def test_a_model_named_with_its_maker_is_the_model(tmp_path):

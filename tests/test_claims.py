@@ -780,7 +780,7 @@ def test_an_amount_of_bytes_is_memory_or_storage_as_a_word_near_it_says():
 def test_a_memory_technology_is_no_model_and_a_rate_of_terabytes_is_a_bandwidth():
     claims = claims_of("Quorix Q3 配备 288GB HBM4 显存，显存带宽达到 12 TB/s。", "zh", release="quorix 3")
     assert {(c.subject, c.attribute, c.value) for c in claims} == {
-        ("q3", "memory", "288 GB"),
+        ("quorix-q3", "memory", "288 GB"),  # ("Q3", the model code of the name the sentence writes)
         ("quorix-q3", "bandwidth", "12 TB/s"),
     }
 
@@ -839,6 +839,11 @@ def test_a_date_is_what_its_sentence_says_it_is_the_date_of_and_compares_by_its_
         ("Corvid shipped version 17 of its Frobnix browser on September 26, 2024.", "en", ("frobnix", "release_date")),
         ("Corvidは2024年9月26日、ブラウザ「Frobnix」の最新版となるバージョン17を公開した。", "ja", ("frobnix", "release_date")),
         ("2024年9月26日，Corvid 发布了 Frobnix 浏览器第 17 版。", "zh", ("frobnix", "release_date")),
+        # (other words for a release: general availability, publishing a version, rolling one out)
+        ("Frobnix 17 reached general availability on September 26, 2024.", "en", ("frobnix", "release_date")),
+        ("The Frobnix team published version 17 on September 26, 2024.", "en", ("frobnix", "release_date")),
+        ("Corvid began rolling out version 17 of its Frobnix browser on September 26, 2024.", "en", ("frobnix", "release_date")),
+        ("Corvidは2024年9月26日、ブラウザ「Frobnix」のバージョン17の配信を開始した。", "ja", ("frobnix", "release_date")),
     ):
         dated = [c for c in claims_of(text, lang, release="frobnix 17") if c.attribute in ("release_date", "end_of_life")]
         day = date.fromisoformat(dated[0].value).toordinal() if dated else None
@@ -1014,6 +1019,7 @@ def test_a_price_is_a_claim_and_a_model_number_is_no_release():
     to "l 9")."""
     for text, lang in (
         ("The A780 starts at $899.", "en"),
+        ("The A780 goes on sale next week, starting at $899 for the base model.", "en"),
         ("A780 售价为 899 美元。", "zh"),
         ("A780の価格は899ドルだ。", "ja"),
         ("A780の利用料は月額899ドルで、年間売上が20万ドル未満のチームは無料。", "ja"),  # (not the revenue: another part)
@@ -1295,3 +1301,84 @@ def test_the_platform_a_figure_is_measured_on_is_its_condition():
         ("reduction_memory", "platform=windows"),
     }
     assert {c.conditions for c in en + zh if c.attribute == "mentions_platform"} == {None}
+
+
+def test_the_articles_release_is_a_fact_of_its_own_where_a_segment_first_names_it():
+    """Write-ups of one release agree on it: a claim of the release's product where the title names
+    it, one of the releases a product has (corroborates only)."""
+    for text, lang in (
+        ("# Frobnix 4.2 Lands With a Tracing JIT\n\nFrobnix 4.2 was released today.", "en"),
+        ("# 「Frobnix 4.2」正式版公開\n\nFrobnix 4.2が公開された。", "ja"),
+        ("# Frobnix 4.2 正式发布\n\nFrobnix 4.2 今天发布。", "zh"),
+    ):
+        title = text.splitlines()[0][2:]
+        claims = claims_of(text, lang, fmt="markdown", release="frobnix 4.2", title=title)
+        named = [(c.seg_idx, c.subject, c.value, c.release, c.set_valued) for c in claims if c.attribute == "release"]
+        assert named == [(0, "frobnix", "4.2", "frobnix 4.2", True)], text
+    # (nor does a body's sentence, nor an article about no release)
+    for release in ("frobnix 4.2", None):
+        assert not [c for c in claims_of("Frobnix 4.2 was released today.", "en", release=release) if c.attribute == "release"]
+
+
+def test_a_figure_naming_nothing_is_the_titled_products_in_an_article_without_a_release():
+    """A laptop, a car, an accelerator has no version: a figure whose sentence names nothing is the
+    product its title names, as it would be the release's; it corroborates only (the sentence may
+    speak of a part, or of a rival: "than the 60Hz screens")."""
+    title = "Quillon Pebble 13 First Look: A Bright Screen"
+    text = (
+        f"# {title}\n\n## The display\n\n"
+        "The 13.6-inch panel is bright and, thanks to a 90Hz refresh rate, smoother than the 60Hz screens at this price."
+    )
+    claims = claims_of(text, "en", fmt="markdown", release=None, title=title)
+    # (what it is compared with is no figure of it: "than the 60Hz screens")
+    assert {(c.subject, c.attribute, c.value, c.set_valued) for c in claims} == {
+        ("quillon-pebble-13", "measure_inches", "13.6 inches", True),
+        ("quillon-pebble-13", "measure_Hz", "90 Hz", True),
+    }
+    # (not in an article whose title names no product)
+    untitled = claims_of(text.replace("Quillon Pebble 13 ", ""), "en", fmt="markdown", release=None, title=title[17:])
+    assert untitled == []
+
+
+def test_a_chips_figures_keep_the_conditions_they_hold_under_and_no_precision_is_a_subject():
+    """ "FP8" is a numeric precision, a condition, never a subject; it conditions the compute, not the
+    memory bandwidth or board power beside it; dense and sparse throughput are two figures; a process
+    node is a measure ("3nm" / "3 纳米" / "3nmプロセス")."""
+    text = "The Q9 delivers 2,250 TFLOPS of dense FP8 compute, memory bandwidth of 7.2TB/s and a board power of 1,000W."
+    claims = claims_of(f"# Veyra Q9\n\n{text}", "en", fmt="markdown", release=None, title="Veyra Q9")
+    assert {(c.attribute, c.value, c.conditions) for c in claims} == {
+        ("compute", "2250 TFLOPS", "precision=fp8;sparsity=dense"),
+        ("bandwidth", "7.2 TB/s", None),
+        ("measure_W", "1000 W", None),
+    }
+    sparse = claims_of("Q9はFP8の演算性能がスパース化を有効にした場合で4,500 TFLOPSに達する。", "ja", release=None)
+    assert [(c.subject, c.value, c.conditions) for c in sparse] == [("q9", "4500 TFLOPS", "precision=fp8;sparsity=sparse")]
+    for text, lang in (
+        ("Q9 采用 3 纳米工艺制造。", "zh"),
+        ("Q9の製造プロセスは3nmだ。", "ja"),
+        ("The Q9 is built on a 3nm process.", "en"),
+    ):
+        assert [(c.subject, c.attribute, c.value) for c in claims_of(text, lang, release=None)] == [
+            ("q9", "measure_nm", "3 nm")
+        ], text
+
+
+def test_a_title_case_headlines_name_stops_at_the_verb_of_its_claim():
+    """ "Brightmere's Velorastat Cuts Heart-Failure Events by 23%": the name is Velorastat, as the
+    body names it, not "Velorastat Cuts Heart-Failure Events"."""
+    title = "Brightmere's Velorastat Cuts Heart-Failure Events by 23% in Phase 3 Trial"
+    claims = claims_of(f"# {title}\n\nMore below.", "en", fmt="markdown", release=None, title=title)
+    assert [(c.subject, c.attribute, c.value) for c in claims] == [("velorastat", "reduction", "23%")]
+
+
+def test_a_model_code_is_the_one_longer_name_its_article_writes_it_in():
+    """ "X9" in an article naming the "Arclight X9" is that model: one finding, not two, where another
+    source differs."""
+    title = "Veyra's Arclight Q9 Pushes AI Accelerators Into 1,000W Territory"
+    text = f"# {title}\n\nVeyra quotes memory bandwidth of 7.2TB/s for it.\n\nThe Q9 draws 1,000W at full load."
+    claims = claims_of(text, "en", fmt="markdown", release=None, title=title)
+    assert [(c.subject, c.attribute) for c in claims] == [
+        ("arclight-q9", "measure_W"),
+        ("arclight-q9", "bandwidth"),
+        ("arclight-q9", "measure_W"),
+    ]

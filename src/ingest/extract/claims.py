@@ -166,7 +166,7 @@ class ClaimBuilder:
             else:
                 claims.extend(self._body(segment))
             claims.extend(self._relations(segment) + self._named_by_release(segment))
-        return claims
+        return _codes_as_names(claims)
 
     def _own_release_by_its_kind(self, segment: SegmentInput) -> SegmentInput:
         """ "The SDK 7.0", "Download SDK 7.0" in an article about Pelican SDK 7.0 name its release by
@@ -181,6 +181,30 @@ class ClaimBuilder:
             for e in segment.entities
         ]
         return replace(segment, entities=entities)
+
+    def _release_titled(self, segment: SegmentInput) -> list[Claim]:
+        """The article's release its title names, as a fact of its own: independent write-ups of the
+        same release agree on it ("Vantra 4.2 Lands…" / 「Vantra 4.2」正式版公開). One of the releases a
+        product has: it corroborates, never contradicts."""
+        if not self.doc_release or not self.doc_product or segment.text != self.title:
+            return []
+        named = next((e for e in segment.entities if e.label == VERSION and e.norm == self.doc_release), None)
+        if named is None:
+            return []
+        subject = SubjectMention(self.doc_product, self.doc_release, 0, 0)
+        version = self.doc_release.rpartition(" ")[2]
+        return [
+            self._claim(
+                segment,
+                subject,
+                "release",
+                version,
+                named.start,
+                named.end,
+                set_valued=True,
+                release=(self.doc_release, self.doc_release_source),
+            )
+        ]
 
     def _mentions(self, segment: SegmentInput) -> list[SubjectMention]:
         """The segment's candidate subjects, without the article's own product named bare or with the
@@ -238,7 +262,7 @@ class ClaimBuilder:
         and of two models in a sentence no rule here tells which one a score is ("X beats Y,
         scoring 83.1 on MATH")."""
         named = self._relation_subject(segment, match.start(), *match.span(), benches)
-        subject = named or self._fallback_release(segment)
+        subject = named or self._article_subject(segment)
         low, high = match.span("bench")  # "2.5 on Linux", "on H100": a platform or hardware is no benchmark
         figure = match.start("value")  # ("FP8で4.5 PFLOPS": an amount of a unit is no score)
         if (
@@ -304,6 +328,7 @@ class ClaimBuilder:
         named = releases_in(segment.entities, [self.doc_product] if self.doc_product else [])
         if segment.text == self.title and self.doc_release in named:
             self.section_subject = None  # a title naming the release is about it ("Alibaba、「Qwen2.5」公開")
+        titled = self._release_titled(segment)
         if segment.text == self.title:
             self.title_subject = self.section_subject
             makers = [m.subject for m in mentions if announces_in(segment.text, m.surface)]
@@ -317,10 +342,10 @@ class ClaimBuilder:
         section_maturity = self._maturity_section(segment.text)
         if section_maturity:
             self.section_maturity = section_maturity
-            return []
+            return titled
         if rules_for(self.lang).other_sections.search(segment.text):
             self.section_maturity = None
-        claims = [c for e in segment.entities if e.label != MATURITY for c in self._value_claim(segment, e, mentions)]
+        claims = titled + [c for e in segment.entities if e.label != MATURITY for c in self._value_claim(segment, e, mentions)]
         tags = [e for e in segment.entities if e.label == MATURITY]
         if self.section_subject and (tags or self.section_maturity):
             tag = tags[0] if tags else None
@@ -400,7 +425,7 @@ class ClaimBuilder:
         named model's size, whatever the release: one family has many sizes), and "29 languages",
         "7 个尺寸" (a count of what the lexicon says the figure counts: the release's; in an article
         without a release, of the subject a figure there has, "Cantor-2 支持 99 种语言"). Both corroborate only."""
-        claims, release = [], self._fallback_release(segment)
+        claims, release = [], self._article_subject(segment)
         mentions: list[SubjectMention] | None = None  # (read once, for the first count that needs them)
         for m in segment.readings:
             if m.kind == MODEL and m.name and m.value:
@@ -506,13 +531,18 @@ class ClaimBuilder:
         if entity.label in (PERCENT, MULTIPLIER):
             baseline, baseline_span = baseline_near(segment.text, segment.lang, entity.start, entity.end)
         subject = self._value_subject(segment, entity, mentions, attribute, baseline_span)
+        # (what it is compared with is no figure of the subject: "smoother than the 60Hz screens"; but
+        # of a name after it: "compared with 11 Gbps on the previous AX7")
+        compared = entity.label == QUANTITY and is_baseline(segment.text, segment.lang, entity)
+        if compared and (subject is None or subject.start < entity.end):
+            return []
         # A figure whose sentence, section and context name nothing is the release's ("the models
         # support a context length of up to 128K tokens"): it corroborates what other sources say of
         # the release, never contradicts it (the sentence may speak of a part no name tells); but a
         # span of time is the release's outright ("It will receive security updates for five years":
         # its support period). A date compares by its day, a day either way (time zones put one
         # release on two dates).
-        of_release = subject is None and entity.label != DATE and (subject := self._fallback_release(segment)) is not None
+        of_release = subject is None and entity.label != DATE and (subject := self._article_subject(segment)) is not None
         of_release = of_release and entity.label != DURATION
         # A change of the release's whose clause names what it measures ("Idle memory per worker
         # process is down 18%", "p95 延迟降低了 45%") is keyed by it, so that two sources' figures of
@@ -709,10 +739,13 @@ class ClaimBuilder:
             return self.section_subject
         return None
 
-    def _fallback_release(self, segment: SegmentInput) -> SubjectMention | None:
-        """The release, for a figure its sentence names no subject of; none in a sentence about an
-        earlier release ("its predecessor already supported 29 languages")."""
-        return None if speaks_of_earlier(segment) else self._release_subject()
+    def _article_subject(self, segment: SegmentInput) -> SubjectMention | None:
+        """What the article is about, for a figure its sentence names no subject of: the release, else
+        (an article about a product without a version: a laptop, a car) the product its title names;
+        none in a sentence about an earlier one ("its predecessor already supported 29 languages")."""
+        if speaks_of_earlier(segment):
+            return None
+        return self._release_subject() or (None if self.release else self.product or self.title_subject)
 
     def _release_subject(self) -> SubjectMention | None:
         if not self.release:
@@ -842,6 +875,20 @@ def _day_number(norm: str) -> int | None:
         return date.fromisoformat(norm).toordinal()
     except ValueError:
         return None
+
+
+def _codes_as_names(claims: list[Claim]) -> list[Claim]:
+    """A model code an article also writes within one longer name is that name: "X9" in an article
+    that names the "Arclight X9" (one finding, not two, where another source says otherwise)."""
+    subjects = {claim.subject for claim in claims}
+    longer = {
+        code: names[0]
+        for code in subjects
+        if "-" not in code
+        and any(char.isdigit() for char in code)
+        and len(names := [name for name in subjects if name.endswith(f"-{code}")]) == 1
+    }
+    return [replace(claim, subject=longer[claim.subject]) if claim.subject in longer else claim for claim in claims]
 
 
 def build_claims(

@@ -19,6 +19,7 @@ from .reader import MODEL_SIZE_MIN  # "25B", "350M": a bare magnitude this large
 from .rules import platforms_in
 
 _FIGURES = (PERCENT, MULTIPLIER, QUANTITY, COUNT)  # values measured on a platform (not a version or a status)
+_HOW_IT_COMPUTES = ("precision", "sparsity")  # conditions of a rate of computing, not of what a chip is built with
 
 
 @lru_cache(maxsize=1)
@@ -36,6 +37,12 @@ def _words() -> list[tuple[str, str, re.Pattern]]:
     return compiled
 
 
+@lru_cache(maxsize=1)
+def _precision_free_units() -> frozenset[str]:
+    rules = common_rules()
+    return frozenset([*rules["precision_free_units"], *rules["measures"]])
+
+
 def conditions(text: str, entities: Sequence[Entity], own: Entity | None = None) -> str | None:
     """'gpus=64;hw=nvidia-a100;phase=training' for a sentence, leaving out the claim's own value."""
     found: set[str] = set()
@@ -51,7 +58,10 @@ def conditions(text: str, entities: Sequence[Entity], own: Entity | None = None)
     # (a phase word in a part of the sentence after the value's is of another figure: "支持最长 128K 的
     # 上下文长度,最多可生成 8K tokens" says generation of the 8K, not of the context length)
     phase_end = comma_part(text, own.start, own.end)[1] if own is not None else len(text)
+    built = own is not None and own.unit in _precision_free_units()
     for component, value, pattern in _words():
+        if component in _HOW_IT_COMPUTES and built:
+            continue
         if pattern.search(text, 0, phase_end if component == "phase" else len(text)):
             found.add(f"{component}={value}")
     found.update(f"variant={name}" for name in _variants(text, entities))

@@ -79,7 +79,9 @@ def slug(text: str) -> str:
 
 @lru_cache(maxsize=1)
 def _generic() -> frozenset[str]:
-    return frozenset(str(w).casefold() for w in every_language("generic_subjects"))
+    # (and a numeric precision, which is a condition: "2,250 TFLOPS of dense FP8 compute")
+    precisions = [word for words in common_rules()["conditions"]["precision"].values() for word in words]
+    return frozenset(str(w).casefold() for w in [*every_language("generic_subjects"), *precisions])
 
 
 def is_generic(name: str) -> bool:
