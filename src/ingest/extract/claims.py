@@ -491,11 +491,17 @@ class ClaimBuilder:
                 ("mentions_hardware", e.norm, e.start, e.end, release) for e in segment.entities if e.label == HARDWARE and e.norm
             ]
         # (the least version of a product a release requires or recommends is one value, its
-        # conflicts only possible: `thresholds.POSSIBLE_ONLY`)
-        return [
-            self._claim(segment, subject, attribute, value, start, end, set_valued=not attribute.startswith(_LEAST), release=of)
-            for attribute, value, start, end, of in named
-        ]
+        # conflicts only possible: `thresholds.POSSIBLE_ONLY`; it holds on the platforms its sentence
+        # names: "Linux worker nodes require containerd 1.7" / "Windowsワーカーノードはcontainerd 2.1以降")
+        platforms = {p.norm for p in platforms_in(segment.text) if not any(v.start <= p.start < v.end for v in versions)}
+        claims = []
+        for attribute, value, start, end, of in named:
+            least = attribute.startswith(_LEAST)
+            claim = self._claim(segment, subject, attribute, value, start, end, set_valued=not least, release=of)
+            if least:  # (not the dependency itself: "macOS版はmacOS 13以降")
+                claim = replace(claim, conditions=_on_platforms(platforms - {attribute.partition("_")[2]}))
+            claims.append(claim)
+        return claims
 
     def _part_release(
         self, segment: SegmentInput, position: int, release: tuple[str | None, str | None], spoken: Sequence[Entity]
@@ -875,6 +881,10 @@ def _day_number(norm: str) -> int | None:
         return date.fromisoformat(norm).toordinal()
     except ValueError:
         return None
+
+
+def _on_platforms(platforms: set[str]) -> str | None:
+    return ";".join(f"platform={name}" for name in sorted(platforms)) or None
 
 
 def _codes_as_names(claims: list[Claim]) -> list[Claim]:

@@ -359,10 +359,12 @@ def _figure_word() -> re.Pattern:
 @lru_cache(maxsize=1)
 def _open_version() -> re.Pattern:
     shapes = common_rules()["open_versions"]
+    kinds = alternation(every_language("dependency_kinds"))  # ("Linux kernel 5.15 or later": Linux's)
+    lower = rf"(?!(?:{kinds})\b){shapes['lower_name']}(?=\s?v?(?:\d+\.\d+\.\d|\d+\.\d+{_version_cue().pattern}))"
     return re.compile(
         # ASCII edges: a CJK character next to the name or the version is no part of either ("在Llama 3.1上")
         # ("Quuxly® 3.5": a registered mark between name and version)
-        rf"(?<![A-Za-z0-9_.\-/@#])(?P<name>{shapes['name']}|{shapes['lower_name']}){_kind_word()}®?\s?(?:v(?=\d))?(?P<ver>{shapes['version']})"
+        rf"(?<![A-Za-z0-9_.\-/@#])(?P<name>{shapes['name']}|{lower}){_kind_word()}®?\s?(?:v(?=\d))?(?P<ver>{shapes['version']})"
         r"(?![A-Za-z0-9_%×]|\.\d|\s?[-–~]\s?\d)"  # not a range ("Foo 3.8-3.11")
     )
 
