@@ -224,7 +224,11 @@ def test_maturity(text, lang, norm):
 
 
 def test_code_identifiers_are_not_maturity():
-    for text, lang in (("torch_xla.experimental.scan を使う", "ja"), ("「workloads/v1beta1」APIが非推奨に", "ja"), ("the v2alpha1 API", "en")):
+    for text, lang in (
+        ("torch_xla.experimental.scan を使う", "ja"),
+        ("「workloads/v1beta1」APIが非推奨に", "ja"),
+        ("the v2alpha1 API", "en"),
+    ):
         assert not [e for e in find_entities(text, lang) if e.label == "MATURITY"], text
 
 

@@ -1,6 +1,6 @@
 """The conditions a measured value holds under, from its sentence: hardware and GPU count, model
-size, numeric precision and sparsity, training or inference, end to end or a kernel, the platform a figure is
-measured on ("on Linux, … needs 20% less RAM" / "在 Windows 平台上,…内存占用降低了 12%"). Two claims compare only
+size, numeric precision and sparsity, training or inference, end to end or a kernel, the platform
+a figure is measured on ("on Linux, … needs 20% less RAM" / "在 Windows 平台上,…内存占用降低了 12%"). Two claims compare only
 under the same conditions (`conditions` in lang/common.yaml holds the symbols, `conditions` in
 lang/<code>/rules.yaml each language's words; all apply to text in any language)."""
 
