@@ -1382,6 +1382,11 @@ def test_a_model_code_is_the_one_longer_name_its_article_writes_it_in():
         ("arclight-q9", "bandwidth"),
         ("arclight-q9", "measure_W"),
     ]
+    # (not a code written as the head of a part number: one model of the line, here a set-5 trap)
+    title = "Corvex C5 服务器处理器解析：128 核"
+    text = f"# {title}\n\n价格方面，入门型号 C5-9160 的售价约为 2,900 美元。"
+    priced = [c.subject for c in claims_of(text, "zh", fmt="markdown", release=None, title=title) if c.attribute == "price"]
+    assert priced and "corvex-c5" not in priced
 
 
 def test_a_package_in_lower_case_has_a_version_of_two_parts_where_a_minimum_or_release_cue_follows():

@@ -889,11 +889,13 @@ def _on_platforms(platforms: set[str]) -> str | None:
 
 def _codes_as_names(claims: list[Claim]) -> list[Claim]:
     """A model code an article also writes within one longer name is that name: "X9" in an article
-    that names the "Arclight X9" (one finding, not two, where another source says otherwise)."""
+    that names the "Arclight X9" (one finding, not two, where another source says otherwise); not a
+    code its sentence writes as the head of a part number ("入门型号 C5-9160": one model of the C5 line)."""
     subjects = {claim.subject for claim in claims}
+    numbered = {c.subject for c in claims if re.search(rf"{re.escape(c.subject_text)}-\d", c.evidence)}
     longer = {
         code: names[0]
-        for code in subjects
+        for code in subjects - numbered
         if "-" not in code
         and any(char.isdigit() for char in code)
         and len(names := [name for name in subjects if name.endswith(f"-{code}")]) == 1
