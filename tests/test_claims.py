@@ -1303,7 +1303,7 @@ def test_the_platform_a_figure_is_measured_on_is_its_condition():
     assert {c.conditions for c in en + zh if c.attribute == "mentions_platform"} == {None}
 
 
-def test_the_articles_release_is_a_fact_of_its_own_where_a_segment_first_names_it():
+def test_the_articles_release_is_a_fact_of_its_own_where_its_title_names_it():
     """Write-ups of one release agree on it: a claim of the release's product where the title names
     it, one of the releases a product has (corroborates only)."""
     for text, lang in (
