@@ -481,25 +481,23 @@ class ClaimBuilder:
         ]
         # A sentence naming another product's release ("Deno 2.0 already ships Windows arm64
         # builds") may name its platforms and hardware: they are not this release's.
+        # ("macOS 12" is a version of macOS, no platform named)
+        platforms = [p for p in platforms_in(segment.text) if not any(v.start <= p.start < v.end for v in versions)]
         if not any(v.product != product and is_release_product(v.product) for v in versions):
-            named += [
-                (f"{_platform_status(segment, p.start)}_platform", p.norm, p.start, p.end, release)
-                for p in platforms_in(segment.text)
-                if not any(v.start <= p.start < v.end for v in versions)  # "macOS 12" is a version of macOS
-            ]
+            named += [(f"{_platform_status(segment, p.start)}_platform", p.norm, p.start, p.end, release) for p in platforms]
             named += [
                 ("mentions_hardware", e.norm, e.start, e.end, release) for e in segment.entities if e.label == HARDWARE and e.norm
             ]
         # (the least version of a product a release requires or recommends is one value, its
         # conflicts only possible: `thresholds.POSSIBLE_ONLY`; it holds on the platforms its sentence
         # names: "Linux worker nodes require containerd 1.7" / "Windowsワーカーノードはcontainerd 2.1以降")
-        platforms = {p.norm for p in platforms_in(segment.text) if not any(v.start <= p.start < v.end for v in versions)}
+        on = {p.norm for p in platforms}
         claims = []
         for attribute, value, start, end, of in named:
             least = attribute.startswith(_LEAST)
             claim = self._claim(segment, subject, attribute, value, start, end, set_valued=not least, release=of)
             if least:  # (not the dependency itself: "macOS版はmacOS 13以降")
-                claim = replace(claim, conditions=_on_platforms(platforms - {attribute.partition("_")[2]}))
+                claim = replace(claim, conditions=_on_platforms(on - {attribute.partition("_")[2]}))
             claims.append(claim)
         return claims
 
@@ -892,14 +890,9 @@ def _codes_as_names(claims: list[Claim]) -> list[Claim]:
     that names the "Arclight X9" (one finding, not two, where another source says otherwise); not a
     code its sentence writes as the head of a part number ("入门型号 C5-9160": one model of the C5 line)."""
     subjects = {claim.subject for claim in claims}
-    numbered = {c.subject for c in claims if re.search(rf"{re.escape(c.subject_text)}-\d", c.evidence)}
-    longer = {
-        code: names[0]
-        for code in subjects - numbered
-        if "-" not in code
-        and any(char.isdigit() for char in code)
-        and len(names := [name for name in subjects if name.endswith(f"-{code}")]) == 1
-    }
+    codes = {code for code in subjects if "-" not in code and any(char.isdigit() for char in code)}
+    codes -= {c.subject for c in claims if c.subject in codes and re.search(rf"{re.escape(c.subject_text)}-\d", c.evidence)}
+    longer = {code: names[0] for code in codes if len(names := [name for name in subjects if name.endswith(f"-{code}")]) == 1}
     return [replace(claim, subject=longer[claim.subject]) if claim.subject in longer else claim for claim in claims]
 
 
