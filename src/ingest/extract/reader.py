@@ -504,7 +504,8 @@ class _Reader:
                 return reading
             if _YEAR.fullmatch(reading.text) and self._past(reading.end) <= reading.end + 1:
                 return reading  # a year naming what follows counts nothing ("2024 云栖大会", "the 2026 Olympics")
-            return replace(reading, counted=self._counted(reading.end) or self._counted_before(reading.start))
+            counted = self._counted(reading.end) or self._counted_before(reading.start, reading.end)
+            return replace(reading, counted=counted)
         reading = replace(reading, unit=unit)
         half = next((h for h in vocabulary().halves if self.text.startswith(h, unit_end)), None)
         if half and reading.value is not None and reading.value == reading.value_max and reading.kind == NUMBER:
@@ -564,6 +565,9 @@ class _Reader:
         start = self._past(position)
         if hedge := self._hedge_at(start):  # "29 种以上语言": a hedge after the counter, then the noun
             start = hedge[1] + (1 if self.text[hedge[1] : hedge[1] + 1].isspace() else 0)
+        numbers = profile(self.rules.langs[0]).numbers
+        if self._counter_after(position):
+            start += len(next((p for p in numbers.get("counted_particles") or () if self.text.startswith(p, start)), ""))
         rest = self.text[start : start + _COUNTED_WINDOW]
         latin = _LATIN_WORD_AFTER.match(rest)
         if latin and latin[1][0].isupper() and latin[1].lower() in common_rules()["model_variants"]:
@@ -572,17 +576,24 @@ class _Reader:
             return " ".join(word_concepts(latin[1], "en")) or None
         return self._noun_concepts(rest[:length] for length in range(min(4, len(rest)), 0, -1))
 
-    def _counted_before(self, start: int) -> str | None:
+    def _counter_after(self, position: int) -> bool:
+        """A counter follows the figure ending at `position` ("72基", "5 万辆")."""
+        at = position + (1 if self.text[position : position + 1].isspace() else 0)
+        return any(self.text.startswith(c, at) for c in vocabulary().counters)
+
+    def _counted_before(self, start: int, end: int) -> str | None:
         """What a figure with no noun after it counts, where the noun is the topic before it
-        ("モデルのサイズは全7種類で": sizes; `topic_markers` and `total_prefixes` of the numbers):
-        the concepts of the longest word of up to four letters ending at the mark, past a word for
-        "the number of" ("対応言語数は212": languages; `count_suffixes`)."""
+        ("モデルのサイズは全7種類で": sizes; `topic_markers` and `total_prefixes` of the numbers), or,
+        where the language writes it so, right before a figure with a counter ("風車72基":
+        `noun_before_counter`): the concepts of the longest word of up to four letters ending at the
+        mark, past a word for "the number of" ("対応言語数は212": languages; `count_suffixes`)."""
         words = vocabulary()
         before = self.text[max(0, start - _COUNTED_WINDOW) : start].rstrip()
         before = before.removesuffix(next((p for p in words.total_prefixes if before.endswith(p)), ""))
         marker = next((m for m in words.topic_markers if before.endswith(m)), None)
         if marker is None:
-            return None
+            counter_noun = profile(self.rules.langs[0]).numbers.get("noun_before_counter") and self._counter_after(end)
+            return self._noun_concepts(before[-length:] for length in range(min(4, len(before)), 0, -1)) if counter_noun else None
         noun = before[: -len(marker)]
         noun = noun.removesuffix(next((s for s in words.count_suffixes if noun.endswith(s) and len(noun) > len(s)), ""))
         return self._noun_concepts(noun[-length:] for length in range(min(4, len(noun)), 0, -1))

@@ -19,7 +19,7 @@ from ..lang import every_language, profile
 from ..records import HEADING
 from .entities import VERSION, Entity
 from .notation import alternation, version_number, vocabulary
-from .phrases import compares_with_release, is_former
+from .phrases import compares_with_release, cued, is_former
 from .rules import known_products, release_products, release_products_named, written_product
 from .segments import SegmentInput
 
@@ -70,15 +70,7 @@ def _url_release(source_url: str | None, title: str | None, unlisted: Collection
 
 def is_earlier(segment: SegmentInput, entity: Entity) -> bool:
     """ "since PyTorch 2.2", "自PyTorch 2.2以来": a release the article counts from, not its own."""
-    return _cued(segment, entity, profile(segment.lang).since)
-
-
-def _cued(segment: SegmentInput, entity: Entity, words: dict[str, list[str]]) -> bool:
-    before = segment.text[max(0, entity.start - 24) : entity.start].rstrip().casefold()
-    after = segment.text[entity.end : entity.end + 12].lstrip()
-    return any(before.endswith(word.casefold()) for word in words.get("before", ())) or after.startswith(
-        tuple(words.get("after", ()))
-    )
+    return cued(segment.text, entity, profile(segment.lang).since)
 
 
 def _elsewhere(segment: SegmentInput, entity: Entity, title_release: bool) -> bool:
@@ -90,7 +82,7 @@ def _elsewhere(segment: SegmentInput, entity: Entity, title_release: bool) -> bo
     says the body is about a later one.)"""
     return (
         is_earlier(segment, entity)
-        or (not title_release and _cued(segment, entity, profile(segment.lang).until))
+        or (not title_release and cued(segment.text, entity, profile(segment.lang).until))
         or compares_with_release(segment.text, segment.lang, entity)
         or is_former(segment.text, segment.lang, entity)
     )
@@ -135,9 +127,32 @@ def _release_told_apart(release: str) -> tuple[re.Pattern, re.Pattern]:
 
 def speaks_of_earlier(segment: SegmentInput, start: int = 0, end: int | None = None) -> bool:
     """The sentence (or its part [start, end)) is about an earlier release ("its predecessor already
-    supported 29 languages", "上一代模型也提供 7 个尺寸": `earlier` in lang/<code>/language.yaml)."""
+    supported 29 languages", "上一代模型也提供 7 个尺寸": `earlier` in lang/<code>/language.yaml), not
+    only compares with it ("a 13% reduction from the previous rate", "比上一代快 30%": `compared_earlier`)."""
+    if not profile(segment.lang).earlier:
+        return False
     stop = len(segment.text) if end is None else end
-    return bool(profile(segment.lang).earlier) and _earlier(segment.lang).search(segment.text, start, stop) is not None
+    before, after = _compared_earlier(segment.lang)
+    return any(
+        not before.search(segment.text, max(0, match.start() - _COMPARED_REACH), match.start())
+        and not after.match(segment.text, match.end(), match.end() + _COMPARED_REACH)
+        for match in _earlier(segment.lang).finditer(segment.text, start, stop)
+    )
+
+
+_COMPARED_REACH = 24  # characters around a word for an earlier one where a comparison word may stand
+
+
+@lru_cache(maxsize=16)
+def _compared_earlier(lang: str | None) -> tuple[re.Pattern, re.Pattern]:
+    """Comparison words right before a word for an earlier one (one word between: "than its") and
+    after it, a few letters of its noun between ("従来モデル比", "与上一代产品相比")."""
+    words = profile(lang).compared_earlier
+    before, after = alternation(words.get("before") or ["(?!)"]), alternation(words.get("after") or ["(?!)"])
+    return (
+        re.compile(rf"(?<![A-Za-z])(?:{before})\s?(?:[A-Za-z]+\s)?$", re.I),
+        re.compile(rf"[^\s,.;:、。，；：]{{0,8}}?(?:{after})", re.I),
+    )
 
 
 def named_as_earlier(segment: SegmentInput, start: int) -> bool:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Collection, Iterable, Sequence
 from functools import lru_cache
 
 from ..lang import clause_mark_chars, common_rules, every_language, profile, quotation_pairs
@@ -94,13 +94,16 @@ def _covered(start: int, end: int, spans: Sequence[tuple[int, int]]) -> bool:
     return any(s < end and start < e for s, e in spans)
 
 
-def name_mentions(text: str, entities: Sequence[Entity], taken: Sequence[SubjectMention]) -> list[SubjectMention]:
+def name_mentions(
+    text: str, entities: Sequence[Entity], taken: Sequence[SubjectMention], known: Collection[str] = ()
+) -> list[SubjectMention]:
     """Latin names and quoted names the glossary does not know, as slug-id mentions.
 
     Hardware is a condition, not a subject; a maturity word is a value; a product version
     ("PyTorch 2.5") or a release product's bare name ("PyTorch") is the release. In Latin-script
     prose a sentence's first word is capitalised anyway: it is a name only if it looks like one (an
-    inner capital, a digit, a dot or "++").
+    inner capital, a digit, a dot or "++") or its document writes it capitalised inside a sentence
+    too (`known`: "Vela carries a 30-liter tank" where another sentence says "according to Vela").
     """
     blocked = [(e.start, e.end) for e in entities if e.label in (HARDWARE, MATURITY)]
     blocked += [(m.start, m.end) for m in taken]
@@ -116,7 +119,8 @@ def name_mentions(text: str, entities: Sequence[Entity], taken: Sequence[Subject
         if products and release_products_named(name) and slug(name) in products:
             continue  # "PyTorch": the release itself, not a feature of it
         sentence_start = not text[:start].strip() or text[:start].rstrip()[-1:] in ".!?:"
-        if latin_prose and sentence_start and " " not in name and not re.search(r"[A-Z]|\d|\.|\+\+", name[1:]):
+        plain = " " not in name and not re.search(r"[A-Z]|\d|\.|\+\+", name[1:])
+        if latin_prose and sentence_start and plain and name not in known:
             continue
         found.append(SubjectMention(slug(name), name, start, end))
     for match in _quoted().finditer(text):
@@ -191,17 +195,27 @@ def is_specific(mention: SubjectMention, entities: Sequence[Entity]) -> bool:
     )
 
 
-def subject_mentions(text: str, entities: Sequence[Entity]) -> list[SubjectMention]:
-    """Every candidate subject of a segment, in text order: glossary mentions first where they overlap."""
+def subject_mentions(text: str, entities: Sequence[Entity], known: Collection[str] = ()) -> list[SubjectMention]:
+    """Every candidate subject of a segment, in text order: glossary mentions first where they overlap
+    (`known`: the words its document writes as names inside sentences, `names_inside_sentences`)."""
     glossary = glossary_mentions(text)
     # A release ("PyTorch 2.5", or a version of a product no list names: "Quuxly 3.5") is what a
     # text is about, not a subject among others.
     names = [
         m
-        for m in name_mentions(text, entities, glossary)
+        for m in name_mentions(text, entities, glossary, known)
         if not any(e.label == VERSION and is_release_product(e.product) and e.start <= m.start < e.end for e in entities)
     ]
     return sorted([*glossary, *names], key=lambda m: m.start)
+
+
+def names_inside_sentences(texts: Iterable[str]) -> frozenset[str]:
+    """The capitalised words prose writes inside its sentences, after a lower-case word or a comma
+    ("according to Fieldkite", "the Vela"): names, whichever sentence they open."""
+    return frozenset(word for text in texts for word in _INSIDE_A_SENTENCE.findall(text) if not is_generic(word))
+
+
+_INSIDE_A_SENTENCE = re.compile(r"(?<=[a-z,;] )([A-Z][a-z]{2,})\b(?![-.]\w)")
 
 
 def coordinated(text: str, mentions: Sequence[SubjectMention], subject: SubjectMention) -> list[SubjectMention]:

@@ -59,6 +59,7 @@ class LanguageProfile:
     quotes: tuple[str, ...]  # quotation mark pairs that set off a name ("「」")
     stopwords: tuple[str, ...]  # words that carry no concept (function words, particles): `extract.lexicon`
     lexicon: dict[str, str] | None  # the bilingual dictionary of the language's words (`extract.lexicon`)
+    senses: dict[str, list[str]]  # ...and the English of words whose first senses it lists are not the meant ones
     numerals: dict[str, int]
     magnitudes: dict[str, float]
     month_suffix: str | None
@@ -71,6 +72,9 @@ class LanguageProfile:
     anaphora: tuple[str, ...]  # words a sentence opens with to point back to the previous one
     feature_anaphora: tuple[str, ...]  # phrases naming the feature a section is about ("この機能", "this feature")
     earlier: tuple[str, ...]  # words that put a sentence about an earlier release ("predecessor", "上一代")
+    compared_earlier: dict[str, list[str]]  # ...unless they make it what a figure is compared with ("than its")
+    per: dict[str, list[str]]  # words before/after an amount that make it the unit of a rate ("1GBあたり")
+    differences: dict[str, list[str]]  # ...or a difference ("two hours longer", "延长了两年")
     extends: tuple[str, ...]
     rules: dict[str, Any]
 
@@ -121,6 +125,7 @@ def _read_profile(folder: Traversable) -> LanguageProfile:
         quotes=tuple(facts.get("quotes") or ()),
         stopwords=tuple(str(w) for w in facts.get("stopwords") or ()),
         lexicon=facts.get("lexicon"),
+        senses={word: list(glosses) for word, glosses in (facts.get("senses") or {}).items()},
         numerals=dict(facts.get("numerals") or {}),
         magnitudes={k: float(v) for k, v in (facts.get("magnitudes") or {}).items()},
         month_suffix=facts.get("month_suffix"),
@@ -133,6 +138,9 @@ def _read_profile(folder: Traversable) -> LanguageProfile:
         anaphora=tuple(w.casefold() for w in facts.get("anaphora") or ()),
         feature_anaphora=tuple(w.casefold() for w in facts.get("feature_anaphora") or ()),
         earlier=tuple(w.casefold() for w in facts.get("earlier") or ()),
+        compared_earlier={k: list(v or []) for k, v in (facts.get("compared_earlier") or {}).items()},
+        per={k: list(v or []) for k, v in (facts.get("per") or {}).items()},
+        differences={k: list(v or []) for k, v in (facts.get("differences") or {}).items()},
         extends=tuple(facts.get("extends") or ()),
         rules=rules,
     )
