@@ -169,6 +169,9 @@ def test_hardware(text, surface, norm):
         ("把拖布抬起 20 毫米", "zh", "QUANTITY", 20),
         ("モップを20ミリ持ち上げる", "ja", "QUANTITY", 20),
         ("the phone is 15 cm tall", "en", "QUANTITY", 15),
+        ("the headset weighs 498 grams", "en", "QUANTITY", 498),  # in English words too
+        ("the line is 18.4 kilometers long", "en", "QUANTITY", 18.4),
+        ("it stores 13.5 kilowatt-hours", "en", "QUANTITY", 13.5),
     ],
 )
 def test_measurements(text, lang, label, value):

@@ -46,10 +46,12 @@ def _precision_free_units() -> frozenset[str]:
 def conditions(text: str, entities: Sequence[Entity], own: Entity | None = None) -> str | None:
     """'gpus=64;hw=nvidia-a100;phase=training' for a sentence, leaving out the claim's own value."""
     found: set[str] = set()
-    if own is not None and own.unit in common_rules()["unconditioned_units"]:
-        return ";".join(sorted(f"variant={name}" for name in _variants(text, entities))) or None
+    # (what a model is, whatever runs it: only the other sizes and editions its sentence names set it apart)
+    what_it_is = own is not None and own.unit in common_rules()["unconditioned_units"]
     for entity in entities:
         if entity is own or (own is not None and entity.start == own.start and entity.end == own.end):
+            continue
+        if what_it_is and entity.label != QUANTITY:
             continue
         if entity.label == HARDWARE:
             found.add(f"hw={entity.norm}")
@@ -62,12 +64,12 @@ def conditions(text: str, entities: Sequence[Entity], own: Entity | None = None)
     phase_end = comma_part(text, own.start, own.end)[1] if own is not None else len(text)
     built = own is not None and own.unit in _precision_free_units()
     for component, value, pattern in _words():
-        if component in _HOW_IT_COMPUTES and built:
+        if (component in _HOW_IT_COMPUTES and built) or what_it_is:
             continue
         if pattern.search(text, 0, phase_end if component == "phase" else len(text)):
             found.add(f"{component}={value}")
     found.update(f"variant={name}" for name in _variants(text, entities))
-    if own is not None and own.label in _FIGURES:
+    if own is not None and own.label in _FIGURES and not what_it_is:
         found.update(f"platform={platform.norm}" for platform in platforms_in(text))
     return ";".join(sorted(found)) or None
 

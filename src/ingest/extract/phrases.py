@@ -219,12 +219,13 @@ def dependency_versions(text: str, lang: str, entities: Sequence[Entity]) -> lis
             continue
         nearest = min(near, key=lambda e: _gap(e, *word.span()))
         listed = _listed_with(text, versions, nearest)
-        # "Support for Python 3.8 has now been completely removed": an ending word later in the part
-        # the commas bound, before any conjunction, ends the support the word before the list names.
-        last = max(e.end for e in listed)
+        # "Support for Python 3.8 has now been completely removed", "Python 3.8 support has been
+        # removed": an ending word later in the part the commas bound, past the list and the support
+        # word, before any conjunction, ends the support the word names.
+        last = max(word.end(), *(e.end for e in listed))
         tail = text[last : comma_part(text, last, last)[1]]
         tail = tail[: joiner.start()] if (joiner := relation_joiners().search(tail)) else tail
-        ended_later = word.end() <= nearest.start and any(pattern.search(tail) for pattern in rules.support_ended)
+        ended_later = any(pattern.search(tail) for pattern in rules.support_ended)
         for entity in listed:
             # "不再支持 CUDA 10.2", "Support for CUDA 11.6 ends": an ending word around a support word.
             # (not past a conjunction after the version: "supports Vulkan 1.4 and drops DirectX 11")

@@ -103,8 +103,8 @@ def name_mentions(
     ("PyTorch 2.5") or a release product's bare name ("PyTorch") is the release. In Latin-script
     prose a sentence's first word is capitalised anyway: it is a name only if it looks like one (an
     inner capital, a digit, a dot or "++") or its document writes it capitalised inside a sentence
-    too (`known`: "Vela carries a 30-liter tank" where another sentence says "according to Vela").
-    """
+    too (`known`: "Vela carries a 30-liter tank" where another sentence says "according to Vela"),
+    unless a verb makes it the source of what follows ("Arcwright claims 1.6x…": `attributions`)."""
     blocked = [(e.start, e.end) for e in entities if e.label in (HARDWARE, MATURITY)]
     blocked += [(m.start, m.end) for m in taken]
     products = release_products_named(text)
@@ -120,7 +120,7 @@ def name_mentions(
             continue  # "PyTorch": the release itself, not a feature of it
         sentence_start = not text[:start].strip() or text[:start].rstrip()[-1:] in ".!?:"
         plain = " " not in name and not re.search(r"[A-Z]|\d|\.|\+\+", name[1:])
-        if latin_prose and sentence_start and plain and name not in known:
+        if latin_prose and sentence_start and plain and (name not in known or _attribution().match(text, end)):
             continue
         found.append(SubjectMention(slug(name), name, start, end))
     for match in _quoted().finditer(text):
@@ -213,6 +213,12 @@ def names_inside_sentences(texts: Iterable[str]) -> frozenset[str]:
     """The capitalised words prose writes inside its sentences, after a lower-case word or a comma
     ("according to Fieldkite", "the Vela"): names, whichever sentence they open."""
     return frozenset(word for text in texts for word in _INSIDE_A_SENTENCE.findall(text) if not is_generic(word))
+
+
+@lru_cache(maxsize=1)
+def _attribution() -> re.Pattern:
+    """A verb that makes the name before it the source of what follows (`attributions`)."""
+    return re.compile(rf"\s(?:{alternation(every_language('attributions'))})\b")
 
 
 _INSIDE_A_SENTENCE = re.compile(r"(?<=[a-z,;] )([A-Z][a-z]{2,})\b(?![-.]\w)")
