@@ -1517,7 +1517,10 @@ def test_a_word_its_article_writes_as_a_name_inside_sentences_is_one_where_it_op
     assert [(c.subject, c.attribute) for c in claims_of(text, "en", release=None)] == [("vela", "measure_kg")]
     assert claims_of("The drone is sold by Fieldkite.\n\nVela weighs 24 kg.", "en", release=None) == []
     # (nor where a verb makes it the source of what follows: the figure is the name's before it)
-    text = "The card is sold by Arcwright.\n\nThe R80 draws 350 W. Arcwright claims 1.6x the performance of the previous-generation R70."
+    text = (
+        "The card is sold by Arcwright.\n\n"
+        "The R80 draws 350 W. Arcwright claims 1.6x the performance of the previous-generation R70."
+    )
     assert {c.subject for c in claims_of(text, "en", release=None)} == {"r80"}
 
 

@@ -172,6 +172,13 @@ def test_hardware(text, surface, norm):
         ("the headset weighs 498 grams", "en", "QUANTITY", 498),  # in English words too
         ("the line is 18.4 kilometers long", "en", "QUANTITY", 18.4),
         ("it stores 13.5 kilowatt-hours", "en", "QUANTITY", 13.5),
+        ("额定功率 18MW，风轮直径 236 米", "zh", "QUANTITY", 236),  # (power, length, mass, light, sound, time)
+        ("機体重量は約680トン", "ja", "QUANTITY", 680),
+        ("峰值亮度 3000 尼特", "zh", "QUANTITY", 3000),
+        ("室外機の騒音は35デシベル", "ja", "QUANTITY", 35),
+        ("a median T1 of 300 microseconds", "en", "QUANTITY", 300),
+        ("operates at 10 millikelvin", "en", "QUANTITY", 10),
+        ("a default frame of 20 ms", "en", "QUANTITY", 20),
     ],
 )
 def test_measurements(text, lang, label, value):
@@ -183,7 +190,7 @@ def test_a_capital_g_is_no_gram_and_a_word_is_no_measure():
     assert find_entities("It connects over 5G.", "en") == []
     assert find_entities("It turned 90°.", "en") == []  # (an angle is no temperature)
     assert [e.unit for e in find_entities("3克服了困难", "zh")] == []
-    assert find_entities("応答は5ミリ秒に短縮", "ja") == []  # (milliseconds, no length)
+    assert [e.unit for e in find_entities("応答は5ミリ秒に短縮", "ja")] == ["ms"]  # (milliseconds, no length)
 
 
 def test_full_width_forms_are_found_after_cleaning():
