@@ -683,7 +683,7 @@ class ClaimBuilder:
             or (bool(of_product) and attribute != "effective_date")
             or (entity.label == DATE and day is None)
             or attribute in _SETUP_COUNTS
-            or entity.unit in common_rules()["dimensions"],
+            or entity.unit in common_rules()["several_each"],
             # (a span of time is of the one other release its sentence names: "stay on Korvet 1.9,
             # which will receive bug fixes for 18 months" is 1.9's support, not the article's 2.0's)
             release=self._sentence_release(segment) if entity.label == DURATION else None,
