@@ -15,7 +15,7 @@ from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from ..lang import every_language, profile
+from ..lang import clause_mark_chars, every_language, profile, sentence_end_chars
 from ..records import HEADING
 from .entities import VERSION, Entity
 from .notation import alternation, version_number, vocabulary
@@ -149,9 +149,10 @@ def _compared_earlier(lang: str | None) -> tuple[re.Pattern, re.Pattern]:
     after it, a few letters of its noun between ("従来モデル比", "与上一代产品相比")."""
     words = profile(lang).compared_earlier
     before, after = alternation(words.get("before") or ["(?!)"]), alternation(words.get("after") or ["(?!)"])
+    marks = re.escape(clause_mark_chars() + sentence_end_chars()) + r"\uff0c\uff1b\uff1a"  # (and full-width ，；：)
     return (
         re.compile(rf"(?<![A-Za-z])(?:{before})\s?(?:[A-Za-z]+\s)?$", re.I),
-        re.compile(rf"[^\s,.;:、。，；：]{{0,8}}?(?:{after})", re.I),
+        re.compile(rf"[^\s,.;:{marks}]{{0,8}}?(?:{after})", re.I),
     )
 
 
