@@ -312,7 +312,13 @@ class ClaimBuilder:
         if headers is None:  # (the table's first row)
             self.column_headers = self._headers(segment, cells)
         if headers:
-            claims = [c for span, column in zip(cells, headers) for c in self._cell_claims(segment, span, cells[0], column)]
+            # (whether the row's first cell names something: then the row is about it)
+            row_named = any(
+                m.start >= cells[0][0] for m in subject_mentions(segment.text[: cells[0][1]], segment.entities, self.known_names)
+            )
+            claims = [
+                c for span, column in zip(cells, headers) for c in self._cell_claims(segment, span, cells[0], column, row_named)
+            ]
         else:
             claims = [c for e in segment.entities if e.label != MATURITY for c in self._value_claim(segment, e, mentions)]
         for (start, end), maturity in zip(cells, self.column_maturity):
@@ -332,7 +338,9 @@ class ClaimBuilder:
         # (a label capitalised only as a header is, no name: "Price", "Boost clock", "Price (billed annually)")
         return [label.lower() if _SENTENCE_CASE.fullmatch(label) else label for label in labels]
 
-    def _cell_claims(self, segment: SegmentInput, cell: tuple[int, int], row_header: tuple[int, int], column: str) -> list[Claim]:
+    def _cell_claims(
+        self, segment: SegmentInput, cell: tuple[int, int], row_header: tuple[int, int], column: str, row_named: bool
+    ) -> list[Claim]:
         """The figures of a table cell, read as the sentence its headers make with it: the row's
         first cell, then its column's label, then the cell ("Vertex 9 990X, price $649"; "米国価格,
         Nova 8 Pro 1099ドル"). Where the row's first cell names something, the row is about it and
@@ -343,8 +351,7 @@ class ClaimBuilder:
         if not entities or cell == row_header:
             return []
         row = segment.text[row_header[0] : row_header[1]].strip("* ")
-        named = subject_mentions(segment.text[: row_header[1]], segment.entities, self.known_names)
-        prefix = f"{row}, {column.lower()} " if any(m.start >= row_header[0] for m in named) else f"{row}, {column} "
+        prefix = f"{row}, {column.lower() if row_named else column} "
         shift = len(prefix) - start
         sentence = replace(
             segment,
@@ -440,8 +447,11 @@ class ClaimBuilder:
         # 弃用"): the feature deprecated and one still stable are often two, so it only corroborates.
         # (A platform or a version whose support ends is one the release drops: `_named_by_release`.)
         past = {value for value, _ in rules_for(segment.lang).lifecycle}
-        dropped = {p.text for p in platforms_in(segment.text)} | {e.text for e in segment.entities if e.label == VERSION}
-        for status in (r for r in segment.readings if r.kind == LABEL and r.norm in past):
+        statuses = [r for r in segment.readings if r.kind == LABEL and r.norm in past]
+        dropped = set()
+        if statuses:
+            dropped = {p.text for p in platforms_in(segment.text)} | {e.text for e in segment.entities if e.label == VERSION}
+        for status in statuses:
             word = Entity(MATURITY, status.text, status.start, status.end, status.norm)
             claims += [
                 replace(c, set_valued=True)
@@ -649,9 +659,10 @@ class ClaimBuilder:
         # A date whose sentence names the article's product, not its release ("Marlin向け「Tidewater」
         # の開発チームは2025年10月14日、…4.0を公開した", "Stratocirrus 宣布 Fluxlane 正式商用"): it
         # corroborates, never contradicts (the sentence may date another of the product's releases).
-        reach = _names_reach(segment, entity)
-        dated = [m for m in mentions if m.start < reach]
-        of_product = entity.label == DATE and subject is None and (subject := self._product_dated(segment, dated, entity))
+        of_product: SubjectMention | None = None
+        if entity.label == DATE and subject is None:
+            reach = _names_reach(segment, entity)
+            subject = of_product = self._product_dated(segment, [m for m in mentions if m.start < reach], entity)
         if subject is None:
             return []
         if subject.subject == self.maker and self.product:
