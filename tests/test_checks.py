@@ -717,3 +717,35 @@ def test_changes_of_one_subject_no_word_keys_by_measure_only_possibly_conflict(t
     )
     found = con.execute("SELECT subject, attribute, severity FROM conflicts WHERE kind = 'value_conflict'").fetchall()
     assert found == [("frobnicator", "reduction", "possible")]
+
+
+def test_a_figure_no_word_names_corroborates_the_same_figure_and_never_conflicts(tmp_path):
+    """A span of time or a count no word names (`unnamed_*`) meets the same unnamed figure of the
+    subject in another source, and the named count another source states ("150 辆" / "150 buses"),
+    under that name only; a different value is no finding: what it measures is unknown."""
+    con = ingest(
+        tmp_path,
+        {
+            "a.md": "# Tavro 发布电动公交车 E12\n\nE12 完成一次完整运行大约需要 44 小时。Valmora 的运营商订购了 150 辆。\n",
+            "b.md": "# Tavro unveils the E12 electric bus\n\n"
+            "A full run of the E12 takes about 44 hours. Valmora's operator ordered 150 buses.\n",
+            "c.md": "# Tavro E12 レビュー\n\nE12の1回の運行にかかる時間は約40時間だ。\n",
+        },
+    )
+    agreed = con.execute("SELECT attribute, value, n_sources FROM corroborations ORDER BY attribute").fetchall()
+    assert agreed == [("count_buse", "150", 2), ("unnamed_duration", "44 hours", 2)]
+    assert con.execute("SELECT count(*) FROM conflicts WHERE severity <> 'note'").fetchone()[0] == 0
+
+
+def test_a_figure_no_release_scopes_corroborates_the_release_another_source_names(tmp_path):
+    """ "Tessel … 2026年2月11日に新版を公開した" (no version) met nothing of "Tessel 15.2 … released on
+    February 11, 2026": it speaks for each release other sources date, and only corroborates."""
+    con = ingest(
+        tmp_path,
+        {
+            "a.md": "# Tessel 15.2 released\n\nThe Tessel project released version 15.2 of its toolchain on February 11, 2026.\n",
+            "b.md": "# コンパイラー「Tessel」新版\n\n「Tessel」の開発プロジェクトは、2026年2月11日に新版を公開した。\n",
+        },
+    )
+    agreed = con.execute("SELECT subject, release, n_sources FROM corroborations WHERE attribute = 'release_date'").fetchall()
+    assert agreed == [("tessel", "tessel 15.2", 2)]

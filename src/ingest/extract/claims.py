@@ -36,7 +36,7 @@ from .clauses import clause_bounds, comma_part
 from .conditions import conditions
 from .entities import COUNT, DATE, DURATION, HARDWARE, MATURITY, MULTIPLIER, PERCENT, QUANTITY, VERSION, Entity, as_duration
 from .glossary import SubjectMention, glossary
-from .notation import alternation, hedged_bounds, model_size
+from .notation import alternation, hedged_bounds, model_size, vocabulary
 from .phrases import (
     DROPPED,
     MENTIONED,
@@ -57,7 +57,7 @@ from .phrases import (
     terms,
 )
 from .reader import DATE as DATE_READING
-from .reader import LABEL, MODEL, NUMBER
+from .reader import LABEL, MODEL, NUMBER, Reading
 from .releases import is_earlier, named_as_earlier, names_release, product_of, releases_in, speaks_of_earlier
 from .rules import (
     CHANGES,
@@ -111,6 +111,8 @@ _RELEASE_WIDE_COUNTS = {"contributors", "commits"}
 # Counts of a setup, not of the release: "在由 8 个节点组成的集群模式下" (a benchmark's cluster), "1ノード
 # あたり" (per node), "trained on 4,096 GPUs" (one run of several); they only corroborate.
 _SETUP_COUNTS = {"gpu_count", "node_count"}
+# The attribute of a figure no word names, by its kind (its unit keeps "2.5x" apart from "2.5%").
+_UNNAMED_ATTRIBUTES = {PERCENT: "unnamed_percent", MULTIPLIER: "unnamed_factor", DURATION: "unnamed_duration"}
 _LEAST = (f"{MINIMUM}_", f"{RECOMMENDED}_")  # the least versions of a dependency a release requires or recommends
 # A benchmark's name has two capitals or digits ("MATH", "HumanEval", "GSM8K", "Arena-Hard"): "99.9 on
 # Black Friday" or "2.5 on Fedora" scores nothing.
@@ -120,6 +122,7 @@ _COUNT = re.compile(r"[\d,]+|\D+|[\d.,]+(?:\s?[^\x00-\x7f]+\d*)+")
 # ...past this, a number with a CJK magnitude counts tokens, parameters or money, whose noun the
 # words after it rarely name ("2200 亿去重过的 token", "10 亿代码相关的课文")
 _MOST_COUNTED_WITH_A_MAGNITUDE = 1e8
+_LEAST_UNNAMED_COUNT = 10  # (`_count_attribute`)
 _SENTENCE_CASE = re.compile(r"[A-Z][^A-Z\d]*")  # a capital first, then no capital and no digit
 _MODEL_CODE = re.compile(r"(?<![a-z])([a-z]{1,3})-?(\d{1,4})$")  # a model's code ending a subject: "x9", "a780"
 _RELEASE_MATURITY_GAP = 12  # characters between a release's name and its maturity ("PostgreSQL 17 is now generally available")
@@ -515,14 +518,7 @@ class ClaimBuilder:
                 claims.append(
                     self._claim(segment, model, "parameters", size, m.start, m.end, subject_source="model", set_valued=True)
                 )
-            elif (
-                m.kind == NUMBER
-                and m.counted
-                and _COUNT.fullmatch(m.text)
-                and float(m.value or 0).is_integer()
-                and 2 <= (m.value or 0) <= (math.inf if m.text.isascii() else _MOST_COUNTED_WITH_A_MAGNITUDE)
-            ):
-                attribute = f"count_{m.counted.split()[0]}"
+            elif m.kind == NUMBER and (attribute := _count_attribute(segment.text, m)):
                 subject = release
                 if self.release is None:
                     mentions = self._mentions(segment) if mentions is None else mentions
@@ -613,6 +609,11 @@ class ClaimBuilder:
     ) -> list[Claim]:
         """The claim a figure makes, if any; `header`: the name a table cell's headers give it."""
         attribute = self._value_attribute(segment, entity)
+        # A ratio or a span of time no word of its sentence names ("データ量は2.5倍に増えた", "一次完整运行
+        # 大约需要 44 小时"): keyed by its kind alone, it corroborates the same figure another source
+        # states of the subject, named or not (`check/sql`), and never contradicts one.
+        unnamed = attribute is None and entity.label in _UNNAMED_ATTRIBUTES and not _unit_or_modifier(segment.text, entity)
+        attribute = _UNNAMED_ATTRIBUTES.get(entity.label) if unnamed else attribute
         if attribute is None:
             return []
         if entity.label in (QUANTITY, COUNT, DURATION) and _no_figure(segment, entity):
@@ -644,12 +645,13 @@ class ClaimBuilder:
         # section's: another source names that subject in its sentence, unkeyed, "VACUUM 的内存消耗…")
         measure = (
             of_release
+            and not unnamed
             and attribute in DIRECTED_CHANGES
             and measure_near(segment.text, segment.lang, entity.start, entity.end, _previous_ratio_end(segment, entity))
         )
         # (and a ratio of a measure its clause says the change of: "cuts p99 publish latency by 40%")
         of_measure = entity.label in (PERCENT, MULTIPLIER) and attribute not in CHANGES and not attribute.startswith("share_of_")
-        change = of_release and of_measure and change_near(segment.text, segment.lang, entity.start, entity.end)
+        change = of_release and of_measure and not unnamed and change_near(segment.text, segment.lang, entity.start, entity.end)
         if measure:
             attribute, of_release = f"{attribute}_{measure}", False
         elif change:
@@ -691,6 +693,7 @@ class ClaimBuilder:
             # (a product's date only corroborates, but for when a change takes effect, one date a
             # sentence about it gives: "The new pricing takes effect on June 1, 2026")
             set_valued=of_release
+            or unnamed
             or (bool(of_product) and attribute != "effective_date")
             or (entity.label == DATE and day is None)
             or attribute in _SETUP_COUNTS
@@ -967,6 +970,30 @@ def _names_predecessor(baseline: str, subject: str) -> bool:
 def _previous_ratio_end(segment: SegmentInput, entity: Entity) -> int:
     """Where the last percentage or factor before `entity` in its segment ends (0 if none)."""
     return max((e.end for e in segment.entities if e.label in (PERCENT, MULTIPLIER) and e.end <= entity.start), default=0)
+
+
+def _unit_or_modifier(text: str, entity: Entity) -> bool:
+    """A span of one unit ("$899 a month", "1時間あたり": a rate's unit) or written as a modifier ("the
+    72-hour track error": what it describes): no figure of its own where no word names it."""
+    return entity.label == DURATION and (entity.norm.startswith("1 ") or "-" in text[entity.start : entity.end + 1])
+
+
+def _count_attribute(text: str, number: Reading) -> str | None:
+    """What a plain number counts, as an attribute: the first concept of its noun ("29 languages":
+    count_languag); else, where a counter or its notation marks it as a count of something no
+    dictionary names ("150 辆", "72基", "5 万", "1,450"), `unnamed_count` (never a bare "2412": a model's
+    or a part's number as often; nor a small one: two sources' "3" coincide too often)."""
+    value = number.value or 0
+    if number.unit or not float(value).is_integer():
+        return None
+    if number.counted:
+        most = math.inf if number.text.isascii() else _MOST_COUNTED_WITH_A_MAGNITUDE
+        return f"count_{number.counted.split()[0]}" if _COUNT.fullmatch(number.text) and 2 <= value <= most else None
+    if not _LEAST_UNNAMED_COUNT <= value <= _MOST_COUNTED_WITH_A_MAGNITUDE:
+        return None
+    after = number.end + (1 if text[number.end : number.end + 1].isspace() else 0)
+    counted = any(text.startswith(counter, after) for counter in vocabulary().counters)
+    return "unnamed_count" if counted or not number.text.isdigit() else None
 
 
 def _day_number(norm: str) -> int | None:

@@ -24,6 +24,10 @@ CREATE OR REPLACE MACRO hedges_meet(a, b) AS
     len(list_filter(a, lambda x: len(list_filter(b, lambda y: x.lo <= y.hi AND y.lo <= x.hi
                                                                AND NOT (x.most AND y.most))) > 0)) > 0;
 
+-- A figure's value as one key: its number and the top of its range (a count's canonical number).
+CREATE OR REPLACE MACRO figure_value(value_num, value_max, value) AS
+    coalesce(value_num::VARCHAR || '..' || coalesce(value_max, value_num)::VARCHAR, value);
+
 CREATE OR REPLACE VIEW keyed_claims AS
 WITH ok_claims AS (
     SELECT c.*,
@@ -93,39 +97,79 @@ measured AS (
     FROM current_claims
     WHERE subject_source = 'release' AND regexp_matches(attribute, {MEASURED_CHANGE})
     GROUP BY subject, release, attribute
+),
+-- A figure of a subject no release scopes ('any release': "Tessel … 2026年2月11日に新版を公開した")
+-- speaks for the same attribute of the subject in each release other documents scope it by
+-- ("Tessel 15.2 … released on February 11, 2026"); it only corroborates.
+released AS (
+    SELECT subject, attribute, unit, scope, min(doc_id) AS first_doc, count(DISTINCT doc_id) AS n_docs
+    FROM scoped WHERE release IS NOT NULL
+    GROUP BY ALL
+),
+keyed AS MATERIALIZED (
+    SELECT s.*, s.subject AS key_subject, false AS via_part FROM scoped s
+    UNION ALL
+    SELECT s.*, p.subject AS key_subject, true AS via_part
+    FROM scoped s JOIN subjects p ON starts_with(s.subject, p.subject || '-') AND NOT regexp_matches(p.subject, '[0-9]')
+    UNION ALL
+    SELECT * EXCLUDE (after), after <> '' AS via_part FROM (
+        SELECT s.*, p.subject AS key_subject,
+               s.subject[strpos('-' || s.subject || '-', '-' || p.subject || '-') + length(p.subject) + 1:] AS after
+        FROM scoped s JOIN subjects p ON s.subject <> p.subject
+         AND (regexp_matches(p.subject, '[0-9]') AND contains('-' || s.subject || '-', '-' || p.subject || '-')
+              -- (a name of two words or more after its maker's: "meridane-calyx-s" is "calyx-s"; or one
+              -- an article's title names: "voltcairn-hearth" is the "Hearth" of "…发布家用储能电池 Hearth")
+              OR (contains(p.subject, '-') OR p.titled) AND ends_with(s.subject, '-' || p.subject))
+    ) WHERE NOT regexp_matches(after, {MODEL_VARIANT})
+    UNION ALL
+    SELECT DISTINCT ON (s.claim_id, n.subject) s.* REPLACE (n.attribute AS attribute, true AS set_valued),
+           n.subject AS key_subject, true AS via_part
+    FROM scoped s JOIN named n ON s.subject_source = 'release' AND n.release = s.release
+     AND (coalesce(s.set_valued, false) AND n.attribute = s.attribute
+          OR regexp_matches(s.attribute, {MEASURED_CHANGE}) AND starts_with(s.attribute, n.attribute || '_'))
+     AND (n.n_docs > 1 OR n.first_doc <> s.doc_id)
+     AND regexp_matches(lower(s.evidence), n.word)
+    UNION ALL
+    SELECT s.* REPLACE (m.attribute AS attribute, true AS set_valued), s.subject AS key_subject, true AS via_part
+    FROM scoped s JOIN measured m
+      ON (s.subject_source = 'release' AND coalesce(s.set_valued, false)
+          -- (or a change an article without a release states of the name another makes a release of:
+          -- "Vireo 12 … pages load 1.4x faster" / "页面加载速度…提升至原来的 1.4 倍": speedup_load)
+          OR s.release IS NULL)
+     AND m.subject = s.subject AND m.release = s.scope
+     AND (starts_with(m.attribute, s.attribute || '_') OR ends_with(m.attribute, '_' || s.attribute))
+     AND (m.n_docs > 1 OR m.first_doc <> s.doc_id)
+    UNION ALL
+    SELECT s.* REPLACE (r.scope AS scope, true AS set_valued), s.subject AS key_subject, true AS via_part
+    FROM scoped s JOIN released r
+      ON s.scope = 'any release' AND r.subject = s.subject AND r.attribute = s.attribute AND r.unit IS NOT DISTINCT FROM s.unit
+     AND (r.n_docs > 1 OR r.first_doc <> s.doc_id)
+),
+-- A ratio, a span of time or a count no word names (`unnamed_*`, `extract.claims`) is the figure
+-- another document names for the subject (as keyed: "Pulse W3" for "Ostara Pulse W3") in the same
+-- scope with the same value ("データ量は2.5倍に増えた" for "throughput 2.5x", "150 辆" for "150
+-- buses"), and then only that (one fact, one finding); it only corroborates. (Values grouped per
+-- name: the join stays linear in the claims.)
+named_values AS (
+    SELECT key_subject, scope, if(starts_with(attribute, 'count_'), 'count', unit) AS kind,
+           figure_value(value_num, value_max, value) AS figure, attribute, min(doc_id) AS first_doc,
+           count(DISTINCT doc_id) AS n_docs
+    FROM keyed
+    WHERE (unit IN ('%', 'x', 's') OR starts_with(attribute, 'count_')) AND NOT starts_with(attribute, 'unnamed_')
+    GROUP BY ALL
+),
+unnamed_named AS (
+    SELECT DISTINCT k.claim_id, k.key_subject, n.attribute
+    FROM keyed k JOIN named_values n
+      ON starts_with(k.attribute, 'unnamed_') AND n.key_subject = k.key_subject AND n.scope = k.scope
+     AND n.kind = if(k.attribute = 'unnamed_count', 'count', k.unit)
+     AND n.figure = figure_value(k.value_num, k.value_max, k.value)
+     AND (n.n_docs > 1 OR n.first_doc <> k.doc_id)
 )
-SELECT s.*, s.subject AS key_subject, false AS via_part FROM scoped s
+SELECT k.* FROM keyed k ANTI JOIN unnamed_named u ON u.claim_id = k.claim_id AND u.key_subject = k.key_subject
 UNION ALL
-SELECT s.*, p.subject AS key_subject, true AS via_part
-FROM scoped s JOIN subjects p ON starts_with(s.subject, p.subject || '-') AND NOT regexp_matches(p.subject, '[0-9]')
-UNION ALL
-SELECT * EXCLUDE (after), after <> '' AS via_part FROM (
-    SELECT s.*, p.subject AS key_subject,
-           s.subject[strpos('-' || s.subject || '-', '-' || p.subject || '-') + length(p.subject) + 1:] AS after
-    FROM scoped s JOIN subjects p ON s.subject <> p.subject
-     AND (regexp_matches(p.subject, '[0-9]') AND contains('-' || s.subject || '-', '-' || p.subject || '-')
-          -- (a name of two words or more after its maker's: "meridane-calyx-s" is "calyx-s"; or one
-          -- an article's title names: "voltcairn-hearth" is the "Hearth" of "…发布家用储能电池 Hearth")
-          OR (contains(p.subject, '-') OR p.titled) AND ends_with(s.subject, '-' || p.subject))
-) WHERE NOT regexp_matches(after, {MODEL_VARIANT})
-UNION ALL
-SELECT DISTINCT ON (s.claim_id, n.subject) s.* REPLACE (n.attribute AS attribute, true AS set_valued),
-       n.subject AS key_subject, true AS via_part
-FROM scoped s JOIN named n ON s.subject_source = 'release' AND n.release = s.release
- AND (coalesce(s.set_valued, false) AND n.attribute = s.attribute
-      OR regexp_matches(s.attribute, {MEASURED_CHANGE}) AND starts_with(s.attribute, n.attribute || '_'))
- AND (n.n_docs > 1 OR n.first_doc <> s.doc_id)
- AND regexp_matches(lower(s.evidence), n.word)
-UNION ALL
-SELECT s.* REPLACE (m.attribute AS attribute, true AS set_valued), s.subject AS key_subject, true AS via_part
-FROM scoped s JOIN measured m
-  ON (s.subject_source = 'release' AND coalesce(s.set_valued, false)
-      -- (or a change an article without a release states of the name another makes a release of:
-      -- "Vireo 12 … pages load 1.4x faster" / "页面加载速度…提升至原来的 1.4 倍": speedup_load)
-      OR s.release IS NULL)
- AND m.subject = s.subject AND m.release = s.scope
- AND (starts_with(m.attribute, s.attribute || '_') OR ends_with(m.attribute, '_' || s.attribute))
- AND (m.n_docs > 1 OR m.first_doc <> s.doc_id);
+SELECT k.* REPLACE (u.attribute AS attribute, true AS set_valued)
+FROM keyed k JOIN unnamed_named u ON u.claim_id = k.claim_id AND u.key_subject = k.key_subject;
 
 -- Values that agree, grouped. Claims with the same key (subject, attribute, scope, unit) are
 -- sorted by the interval their written precision allows (value ± value_tol, ranges up to
