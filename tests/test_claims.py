@@ -1303,7 +1303,8 @@ def test_an_attribute_word_starting_close_to_a_figure_may_end_past_the_window():
 
 def test_a_figure_after_by_is_the_amount_of_the_change_a_verb_further_back_names():
     """ "Stratus-2 cut the 72-hour typhoon track error by 18%": the verb is too far back for the
-    words next to the figure; "by" joins them. A verb naming no change ("grew by 18%") makes none."""
+    words next to the figure; "by" joins them. A verb naming no change ("grew by 18%") makes no change,
+    only a figure of no named kind."""
     found = facts(claims_of("Stratus-2 cut the 72-hour typhoon track error by 18% relative to the model.", "en", release=None))
     assert found == {("stratus-2", "reduction", "18%", "exact")}
     grew = claims_of("Stratus-2 revenue grew by 18% this year.", "en", release=None)
