@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 import warnings
 
 import pytest
@@ -321,3 +322,17 @@ def test_a_version_a_chinese_verb_announces_after_a_name_is_the_names():
     assert found == [("VERSION", "lumenvec 2.3")]
     assert find_entities("Corvid Software shipped version 12 of its Vireo browser", "en") == []
     assert [e.label for e in find_entities("Lumenvec 发布 3 倍", "zh")] == ["MULTIPLIER"]
+
+
+def test_a_temperature_below_zero_keeps_its_sign_in_three_languages():
+    """ "-25°C" read as 25 °C: a minus sign (or 零下, マイナス, minus) before a temperature is its sign;
+    a range's joiner is none ("10-25°C")."""
+    for text, lang in (
+        ("It works down to -25°C outdoors.", "en"),
+        ("It works at minus 25°C.", "en"),
+        ("外気温−25℃でも運転できる。", "ja"),
+        ("可在零下 25℃ 运行。", "zh"),
+    ):
+        normal = unicodedata.normalize("NFKC", text)  # (as cleaning leaves it: "℃" is "°C")
+        assert [e.norm for e in find_entities(normal, lang) if e.unit == "°C"] == ["-25 °C"], text
+    assert [e.norm for e in find_entities("It runs at 10-25°C.", "en")] == ["10 °C"]

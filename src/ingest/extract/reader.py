@@ -507,6 +507,12 @@ class _Reader:
             counted = self._counted(reading.end) or self._counted_before(reading.start, reading.end)
             return replace(reading, counted=counted)
         reading = replace(reading, unit=unit)
+        minus = self._minus_before(reading.start) if unit in common_rules()["signed_units"] else 0
+        if minus and reading.value == reading.value_max:
+            value, start = -(reading.value or 0.0), reading.start - minus  # "-25°C", "零下25℃": below zero
+            return replace(
+                reading, text=self.text[start : reading.end], start=start, value=value, value_max=value, norm=canonical(value)
+            )
         half = next((h for h in vocabulary().halves if self.text.startswith(h, unit_end)), None)
         if half and reading.value is not None and reading.value == reading.value_max and reading.kind == NUMBER:
             value = reading.value + 0.5
@@ -522,6 +528,16 @@ class _Reader:
                 digits=significant(canonical(value)),
             )
         return reading
+
+    def _minus_before(self, start: int) -> int:
+        """How long the minus right before a figure is (0: none): a sign after no Latin letter or digit
+        ("-25°C", "外気温−25℃"; not "10-25°C"), or a word for below zero ("零下 25°C", "minus 25°C")."""
+        before = self.text[max(0, start - 2) : start - 1]
+        if start > 0 and self.text[start - 1] in _MINUS_SIGNS and not (before.isascii() and before.isalnum()):
+            return 1
+        head = self.text[max(0, start - 8) : start]
+        word = next((w for w in common_rules()["below_zero"] if head.rstrip().endswith(w)), None)
+        return len(head) - len(head.rstrip()) + len(word) if word else 0
 
     def _currency_before(self, start: int) -> str | None:
         """The currency of a sign written right before a figure ("$1,199", "US$5"; not "NT$": another dollar)."""
@@ -699,6 +715,7 @@ def _range_joiner() -> re.Pattern:
 # A version at the end of an identifier, after a separator ("gpu-release-1.0.0rc1", "pkg==2.1").
 _EMBEDDED_VERSION = re.compile(r"(?<=[-_:=/])[vV]?\d+(?:\.\d+){1,3}(?:[-.]?(?:rc|a|b|alpha|beta|dev|post)\d*)?$")
 _YEAR = re.compile(r"(?:19|20)\d\d")  # a bare number that reads as a year
+_MINUS_SIGNS = "-\u2212"  # a hyphen-minus and the minus sign (NFKC makes a full-width minus a hyphen-minus)
 _COUNTED_WINDOW = 16
 _AFTER_A_NAME = re.compile(r"[A-Z][\w.+-]*\s?$")  # "PyTorch 2 系列": a number after a name is its version
 _COUNTED_CONCEPTS = 3
