@@ -36,7 +36,7 @@ from .clauses import clause_bounds, comma_part
 from .conditions import conditions
 from .entities import COUNT, DATE, DURATION, HARDWARE, MATURITY, MULTIPLIER, PERCENT, QUANTITY, VERSION, Entity, as_duration
 from .glossary import SubjectMention, glossary
-from .notation import alternation, hedged_bounds, model_size, vocabulary
+from .notation import alternation, counter_follows, hedged_bounds, model_size
 from .phrases import (
     DROPPED,
     MENTIONED,
@@ -991,9 +991,7 @@ def _count_attribute(text: str, number: Reading) -> str | None:
         return f"count_{number.counted.split()[0]}" if _COUNT.fullmatch(number.text) and 2 <= value <= most else None
     if not _LEAST_UNNAMED_COUNT <= value <= _MOST_COUNTED_WITH_A_MAGNITUDE:
         return None
-    after = number.end + (1 if text[number.end : number.end + 1].isspace() else 0)
-    counted = any(text.startswith(counter, after) for counter in vocabulary().counters)
-    return "unnamed_count" if counted or not number.text.isdigit() else None
+    return "unnamed_count" if counter_follows(text, number.end) or not number.text.isdigit() else None
 
 
 def _day_number(norm: str) -> int | None:

@@ -223,6 +223,12 @@ class Vocabulary:
     currency_signs: dict[str, str]  # signs before an amount, longest first ("US$" -> "USD")
 
 
+def counter_follows(text: str, position: int) -> bool:
+    """A counter follows the figure ending at `position`, past a space ("72基", "5 万辆")."""
+    at = position + (1 if text[position : position + 1].isspace() else 0)
+    return text.startswith(vocabulary().counters, at)
+
+
 def longest_first(words: Iterable[str]) -> tuple[str, ...]:
     return tuple(sorted(set(words), key=lambda w: (-len(w), w)))
 

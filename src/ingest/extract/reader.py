@@ -41,6 +41,7 @@ from .notation import (
     VERSION_TOKEN,
     alternation,
     canonical,
+    counter_follows,
     half_unit,
     hedged_bounds,
     numerals,
@@ -582,7 +583,7 @@ class _Reader:
         if hedge := self._hedge_at(start):  # "29 种以上语言": a hedge after the counter, then the noun
             start = hedge[1] + (1 if self.text[hedge[1] : hedge[1] + 1].isspace() else 0)
         numbers = profile(self.rules.langs[0]).numbers
-        if self._counter_after(position):
+        if counter_follows(self.text, position):
             start += len(next((p for p in numbers.get("counted_particles") or () if self.text.startswith(p, start)), ""))
         rest = self.text[start : start + _COUNTED_WINDOW]
         latin = _LATIN_WORD_AFTER.match(rest)
@@ -591,11 +592,6 @@ class _Reader:
         if latin:
             return " ".join(word_concepts(latin[1], "en")) or None
         return self._noun_concepts(rest[:length] for length in range(min(4, len(rest)), 0, -1))
-
-    def _counter_after(self, position: int) -> bool:
-        """A counter follows the figure ending at `position` ("72基", "5 万辆")."""
-        at = position + (1 if self.text[position : position + 1].isspace() else 0)
-        return any(self.text.startswith(c, at) for c in vocabulary().counters)
 
     def _counted_before(self, start: int, end: int) -> str | None:
         """What a figure with no noun after it counts, where the noun is the topic before it
@@ -608,7 +604,7 @@ class _Reader:
         before = before.removesuffix(next((p for p in words.total_prefixes if before.endswith(p)), ""))
         marker = next((m for m in words.topic_markers if before.endswith(m)), None)
         if marker is None:
-            counter_noun = profile(self.rules.langs[0]).numbers.get("noun_before_counter") and self._counter_after(end)
+            counter_noun = profile(self.rules.langs[0]).numbers.get("noun_before_counter") and counter_follows(self.text, end)
             return self._noun_concepts(before[-length:] for length in range(min(4, len(before)), 0, -1)) if counter_noun else None
         noun = before[: -len(marker)]
         noun = noun.removesuffix(next((s for s in words.count_suffixes if noun.endswith(s) and len(noun) > len(s)), ""))

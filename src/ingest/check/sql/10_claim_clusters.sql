@@ -24,9 +24,12 @@ CREATE OR REPLACE MACRO hedges_meet(a, b) AS
     len(list_filter(a, lambda x: len(list_filter(b, lambda y: x.lo <= y.hi AND y.lo <= x.hi
                                                                AND NOT (x.most AND y.most))) > 0)) > 0;
 
--- A figure's value as one key: its number and the top of its range (a count's canonical number).
+-- A figure's value as one key: its number and the top of its range (a count's canonical number);
+-- and its kind, named or not: a count, else its unit.
 CREATE OR REPLACE MACRO figure_value(value_num, value_max, value) AS
     coalesce(value_num::VARCHAR || '..' || coalesce(value_max, value_num)::VARCHAR, value);
+CREATE OR REPLACE MACRO figure_kind(attribute, unit) AS
+    if(starts_with(attribute, 'count_') OR attribute = 'unnamed_count', 'count', unit);
 
 CREATE OR REPLACE VIEW keyed_claims AS
 WITH ok_claims AS (
@@ -151,18 +154,17 @@ keyed AS MATERIALIZED (
 -- buses"), and then only that (one fact, one finding); it only corroborates. (Values grouped per
 -- name: the join stays linear in the claims.)
 named_values AS (
-    SELECT key_subject, scope, if(starts_with(attribute, 'count_'), 'count', unit) AS kind,
-           figure_value(value_num, value_max, value) AS figure, attribute, min(doc_id) AS first_doc,
-           count(DISTINCT doc_id) AS n_docs
+    SELECT key_subject, scope, figure_kind(attribute, unit) AS kind, figure_value(value_num, value_max, value) AS figure,
+           attribute, min(doc_id) AS first_doc, count(DISTINCT doc_id) AS n_docs
     FROM keyed
-    WHERE (unit IN ('%', 'x', 's') OR starts_with(attribute, 'count_')) AND NOT starts_with(attribute, 'unnamed_')
+    WHERE figure_kind(attribute, unit) IN ('%', 'x', 's', 'count') AND NOT starts_with(attribute, 'unnamed_')
     GROUP BY ALL
 ),
 unnamed_named AS (
     SELECT DISTINCT k.claim_id, k.key_subject, n.attribute
     FROM keyed k JOIN named_values n
       ON starts_with(k.attribute, 'unnamed_') AND n.key_subject = k.key_subject AND n.scope = k.scope
-     AND n.kind = if(k.attribute = 'unnamed_count', 'count', k.unit)
+     AND n.kind = figure_kind(k.attribute, k.unit)
      AND n.figure = figure_value(k.value_num, k.value_max, k.value)
      AND (n.n_docs > 1 OR n.first_doc <> k.doc_id)
 )
