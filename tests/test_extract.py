@@ -336,3 +336,4 @@ def test_a_temperature_below_zero_keeps_its_sign_in_three_languages():
         normal = unicodedata.normalize("NFKC", text)  # (as cleaning leaves it: "℃" is "°C")
         assert [e.norm for e in find_entities(normal, lang) if e.unit == "°C"] == ["-25 °C"], text
     assert [e.norm for e in find_entities("It runs at 10-25°C.", "en")] == ["10 °C"]
+    assert [e.norm for e in find_entities("At the terminus 25°C.", "en")] == ["25 °C"]

@@ -538,7 +538,9 @@ class _Reader:
             return 1
         head = self.text[max(0, start - 8) : start]
         word = next((w for w in common_rules()["below_zero"] if head.rstrip().endswith(w)), None)
-        return len(head) - len(head.rstrip()) + len(word) if word else 0
+        if word is None or re.search(r"[A-Za-z]$", head.rstrip()[: -len(word)]):
+            return 0  # (a Latin word's ending is no word: "the terminus 25°C")
+        return len(head) - len(head.rstrip()) + len(word)
 
     def _currency_before(self, start: int) -> str | None:
         """The currency of a sign written right before a figure ("$1,199", "US$5"; not "NT$": another dollar)."""
