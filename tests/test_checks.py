@@ -408,19 +408,22 @@ def test_a_model_named_with_its_maker_is_the_model(tmp_path):
     assert con.execute("SELECT count(*) FROM conflicts WHERE severity <> 'note'").fetchone()[0] == 0
 
 
-def test_a_date_without_a_year_takes_the_documents_and_only_corroborates(tmp_path):
-    """ "ships on August 5" / "将于8月5日发布" made no claim (a review: 25 agreements lost); two dates
-    in one sentence ("On March 2, … said it ships on August 5") neither conflict with another's."""
-    con = ingest(
-        tmp_path,
-        {
-            "a.md": "# Ember Engine 6.0\n\nForge previewed it on March 2, 2026. Ember Engine 6.0 ships on August 5.",
-            "b.md": "# Ember 引擎 6.0\n\nForge 于2026年3月2日预览了 Ember 引擎 6.0。Ember 引擎 6.0 将于8月5日发布。",
-            "c.md": "# Ember Engine 6.0 dated\n\nOn March 2, 2026, Forge said Ember Engine 6.0 ships on August 12.",
-        },
-    )
+def test_a_date_without_a_year_meets_its_month_and_day_and_only_corroborates(tmp_path):
+    """ "ships on August 5" / "将于8月5日发布" made no claim (a review: 25 agreements lost), then took
+    the year of the document's first whole date (often an earlier release's). No year is guessed:
+    they meet as a month and a day, and a whole date another source gives the key with it; two
+    dates in one sentence ("On March 2, … said it ships on August 12") conflict with neither."""
+    files = {
+        "a.md": "# Ember Engine 6.0\n\nForge previewed it on March 2, 2025. Ember Engine 6.0 ships on August 5.",
+        "b.md": "# Ember 引擎 6.0\n\nForge 于2025年3月2日预览了 Ember 引擎 6.0。Ember 引擎 6.0 将于8月5日发布。",
+        "c.md": "# Ember Engine 6.0 dated\n\nOn March 2, 2026, Forge said Ember Engine 6.0 ships on August 12.",
+    }
+    con = ingest(tmp_path / "yearless", files)
     agreed = con.execute("SELECT attribute, value, n_sources FROM corroborations WHERE value LIKE '%-08-%'").fetchall()
-    assert agreed == [("release_date", "2026-08-05", 2)]
+    assert agreed == [("release_date", "--08-05", 2)]
+    con = ingest(tmp_path / "whole", {**files, "d.md": "# Ember Engine 6.0\n\nEmber Engine 6.0 ships on August 5, 2026."})
+    agreed = con.execute("SELECT attribute, value, n_sources FROM corroborations WHERE value LIKE '%-08-%'").fetchall()
+    assert agreed == [("release_date", "2026-08-05", 3)]
     assert con.execute("SELECT count(*) FROM conflicts WHERE severity <> 'note'").fetchone()[0] == 0
 
 
@@ -749,3 +752,22 @@ def test_a_figure_no_release_scopes_corroborates_the_release_another_source_name
     )
     agreed = con.execute("SELECT subject, release, n_sources FROM corroborations WHERE attribute = 'release_date'").fetchall()
     assert agreed == [("tessel", "tessel 15.2", 2)]
+
+
+def test_the_status_of_a_feature_common_words_name_meets_across_languages_and_not_the_products(tmp_path):
+    """ "offline voice assistant" / "オフライン音声アシスタント" / "离线语音助手": one feature, keyed by
+    the concepts of its words (each word meets through any shared concept), so its preview status
+    corroborates across three sources; the product's own GA status, which another source gives,
+    contradicts none of them; another feature's beta is another key."""
+    con = ingest(
+        tmp_path,
+        {
+            "a.md": "# Lumo X2 smart speaker review\n\nThe offline voice assistant remains in preview.\n",
+            "b.md": "# Lumo、スマートスピーカー「X2」を発売\n\nオフライン音声アシスタントは引き続きプレビュー版で提供。\n",
+            "c.md": "# Lumo 发布智能音箱 X2\n\n离线语音助手目前仍为预览版。睡眠定时器功能处于测试版。\n",
+            "d.md": "# Lumo X2 on sale\n\nLumo said the X2 is now generally available.\n",
+        },
+    )
+    agreed = con.execute("SELECT subject, value, n_documents FROM corroborations WHERE attribute = 'maturity'").fetchall()
+    assert [(subject.split("~")[1:], value, n) for subject, value, n in agreed] == [(["offlin", "voic", "assist"], "preview", 3)]
+    assert con.execute("SELECT count(*) FROM conflicts WHERE severity <> 'note'").fetchone()[0] == 0

@@ -1588,3 +1588,28 @@ def test_a_ratio_a_span_of_time_and_a_count_no_word_names_are_keyed_by_their_kin
     assert found >= {("unnamed_factor", "2.5x", True), ("unnamed_duration", "36 hours", True), ("unnamed_count", "150", True)}
     bare = claims_of("The Strand X scored 2412 and ranked 3 among 12 Vertex 990 machines.", "en", release=None)
     assert [c for c in bare if c.attribute == "unnamed_count"] == []
+
+
+def test_a_status_of_a_feature_common_words_name_is_the_features_not_the_products():
+    """ "The new pet mode is still in beta" says nothing of the Robovac R9's own status: the feature
+    is keyed by the article's product and the concepts of its words, without the ones that tell no
+    feature from another ("new", "機能"); a name in the phrase keeps the name's path."""
+    title = "Robovac R9 review"
+
+    def statuses(text: str, lang: str):
+        claims = claims_of(f"# {title}\n\n{text}\n", lang, fmt="markdown", release=None, title=title)
+        return [c for c in claims if c.attribute == "maturity"]
+
+    en = statuses("The new pet mode is still in beta, while the mapping feature is generally available.", "en")
+    assert {(c.subject, c.value) for c in en} == {
+        ("robovac-r9~pet~mode", "beta"),
+        ("robovac-r9~map", "generally_available"),
+    }
+    (ja,) = statuses("新しいペットモードはベータ版として提供される。", "ja")
+    assert (ja.subject.split("~")[1:], ja.subject_text) == (["pet|trumpet", "mode|fashion"], "ペットモード")
+    (zh,) = statuses("新的宠物模式目前仍为测试版。", "zh")
+    assert zh.subject_text == "宠物模式"
+    assert [c.subject for c in statuses("The Robovac R9 is now generally available.", "en")] == ["robovac-r9"]
+    # (a status no copula joins to a phrase, or said of a kind of thing, is not a feature's)
+    for text, lang in (("我们弃用了旧接口。", "zh"), ("The package has been stable for a year.", "en")):
+        assert not [c for c in statuses(text, lang) if "~" in c.subject]

@@ -295,15 +295,22 @@ def findings_from(con: duckdb.DuckDBPyConnection) -> list[Finding]:
     return found
 
 
+def _written(claim: str) -> str:
+    """SQL for a claim's value as written: its entity's text, else its span of the evidence sentence
+    (a figure read without an entity: "on April 22", a span of time), else its value."""
+    span = f"substr({claim}.evidence, {claim}.char_start + 1, {claim}.char_end - {claim}.char_start)"
+    return f"coalesce(e.text, nullif({span}, ''), {claim}.value)"
+
+
 def _group_conflicts(con: duckdb.DuckDBPyConnection, names: dict[str, str]) -> list[Finding]:
     """A conflict between groups of documents links every document of one side with every document
     of the other, each with its own sentence (the conflicts row shows each group's first)."""
     rows = dicts(
         con,
-        """
+        f"""
         SELECT f.severity, f.kind, f.docs_a, f.docs_b, c.doc_id, c.value, c.evidence,
                -- a maturity as written and as normalised (the source-language word, then "beta"): labels quote either
-               CASE WHEN f.attribute = 'maturity' THEN concat_ws(' ', e.text, c.value) ELSE coalesce(e.text, c.value) END
+               CASE WHEN f.attribute = 'maturity' THEN concat_ws(' ', e.text, c.value) ELSE {_written("c")} END
                  AS written
         FROM conflicts f
         JOIN claim_clusters c ON c.key_subject = f.subject AND c.attribute = f.attribute AND c.scope = f.scope
@@ -343,7 +350,7 @@ def _corroborated_claims(con: duckdb.DuckDBPyConnection, names: dict[str, str]) 
     rows = dicts(
         con,
         "SELECT c.subject, c.attribute, c.release, c.value AS agreed, cl.doc_id, cl.evidence, "
-        "coalesce(e.text, cl.value) AS written "
+        f"{_written('cl')} AS written "
         "FROM corroborations c, unnest(c.claim_ids) AS t(claim_id) JOIN claims cl USING (claim_id) "
         "LEFT JOIN entities e ON e.doc_id = cl.doc_id AND e.seg_idx = cl.seg_idx "
         "AND e.char_start = cl.char_start AND e.char_end = cl.char_end",

@@ -35,7 +35,7 @@ from ..records import HEADING, TABLE_ROW, Claim, cell_spans
 from .clauses import clause_bounds, comma_part
 from .conditions import conditions
 from .entities import COUNT, DATE, DURATION, HARDWARE, MATURITY, MULTIPLIER, PERCENT, QUANTITY, VERSION, Entity, as_duration
-from .glossary import SubjectMention, glossary
+from .glossary import FEATURE_MARK, SubjectMention, glossary
 from .notation import alternation, counter_follows, hedged_bounds, model_size
 from .phrases import (
     DROPPED,
@@ -80,8 +80,10 @@ from .subjects import (
     nearest,
     opens_pointing_back,
     points_back,
+    possessive_between,
     relation_candidates,
     slug,
+    status_topic,
     subject_mentions,
     tagged_feature,
 )
@@ -159,12 +161,9 @@ class ClaimBuilder:
         self.column_maturity: list[str | None] = []
         self.column_headers: list[str] | None = None  # the current table's first row, None for none yet
         self.known_names: frozenset[str] = frozenset()  # words the document's prose writes as names
-        self.year: str | None = None
 
     def build(self, segments: Sequence[SegmentInput]) -> list[Claim]:
         claims: list[Claim] = []
-        # (the year a date written without one is in: the document's first whole date's)
-        self.year = next((e.norm[:4] for s in segments for e in s.entities if e.label == DATE), None)
         self.known_names = names_inside_sentences(s.text for s in segments if s.kind not in (HEADING, TABLE_ROW))
         for segment in map(self._own_release_by_its_kind, segments):
             if segment.kind != TABLE_ROW:
@@ -464,12 +463,14 @@ class ClaimBuilder:
         return claims + self._dates_without_a_year(segment, mentions)
 
     def _dates_without_a_year(self, segment: SegmentInput, mentions: list[SubjectMention]) -> list[Claim]:
-        """ "It ships on August 5", "8月5日に発売": a date in the year of the document's first whole
-        date. It only corroborates: an article written in December may mean January of the next year."""
+        """ "It ships on August 5", "8月5日に発売": a month and a day ('--08-05'), which the checks
+        match with the same month and day, or with the whole date another document gives the key
+        (10_claim_clusters.sql). It only corroborates: no year is guessed (an article's other dates
+        may be of an earlier release, and one written in December may mean January)."""
         dated = [
-            Entity(DATE, m.text, m.start, m.end, f"{self.year}{m.norm[1:]}")
+            Entity(DATE, m.text, m.start, m.end, m.norm)
             for m in segment.readings
-            if m.kind == DATE_READING and m.norm and m.norm.startswith("--") and self.year
+            if m.kind == DATE_READING and m.norm and m.norm.startswith("--")
         ]
         return [replace(c, set_valued=True) for entity in dated for c in self._value_claim(segment, entity, mentions)]
 
@@ -493,7 +494,7 @@ class ClaimBuilder:
             for e in segment.entities
         ):
             return [self._claim(segment, release, "maturity", entity.norm, entity.start, entity.end, set_valued=True)]
-        subject = tagged or self._pointed_back(segment, entity, mentions)
+        subject = tagged or self._pointed_back(segment, entity, mentions) or self._feature_named(segment, entity, mentions)
         subject = subject or nearest(mentions, entity.start, entity.end) or self.section_subject
         if subject is None:
             return []
@@ -842,6 +843,19 @@ class ClaimBuilder:
             return self.section_subject
         return None
 
+    def _feature_named(self, segment: SegmentInput, entity: Entity, mentions: list[SubjectMention]) -> SubjectMention | None:
+        """The feature common words name as what a status is said of ("The new pet mode is still in
+        beta": not the product the article is about, whose status another source may give), where no
+        name stands between the phrase's start and the status; a feature of the name a possessive
+        joins to the phrase ("BarLib の比較機能", "Lumo's sleep timer"), else of the article's subject."""
+        low, _ = comma_part(segment.text, entity.start, entity.end)
+        topic = status_topic(segment.text, segment.lang, low, entity.start)
+        if topic is None or any(m.start < entity.start and m.end > topic.start for m in mentions):
+            return None
+        owner = next((m for m in mentions if possessive_between(segment.text, m.end, topic.start)), None)
+        owner = owner or self._article_subject(segment)
+        return replace(topic, subject=owner.subject + topic.subject) if owner else None
+
     def _article_subject(self, segment: SegmentInput) -> SubjectMention | None:
         """What the article is about, for a figure its sentence names no subject of: the release, else
         (an article about a product without a version: a laptop, a car) the product its title names;
@@ -1028,11 +1042,16 @@ def _codes_as_names(claims: list[Claim]) -> list[Claim]:
     """A model code an article also writes within one longer name is that name: "X9" in an article
     that names the "Arclight X9" (one finding, not two, where another source says otherwise); not a
     code its sentence writes as the head of a part number ("入门型号 C5-9160": one model of the C5 line)."""
-    subjects = {claim.subject for claim in claims}
+    subjects = {claim.subject.split(FEATURE_MARK)[0] for claim in claims}
     codes = {code for code in subjects if "-" not in code and any(char.isdigit() for char in code)}
     codes -= {c.subject for c in claims if c.subject in codes and re.search(rf"{re.escape(c.subject_text)}-\d", c.evidence)}
     longer = {code: names[0] for code in codes if len(names := [name for name in subjects if name.endswith(f"-{code}")]) == 1}
-    return [replace(claim, subject=longer[claim.subject]) if claim.subject in longer else claim for claim in claims]
+    # (and a feature of the code is one of the name: "r9~pet~mode" of "robovac-r9")
+    owners = [claim.subject.split(FEATURE_MARK)[0] for claim in claims]
+    return [
+        replace(claim, subject=longer[owner] + claim.subject[len(owner) :]) if owner in longer else claim
+        for claim, owner in zip(claims, owners, strict=True)
+    ]
 
 
 def build_claims(

@@ -141,9 +141,13 @@ def glossary_mentions(text: str) -> list[SubjectMention]:
     return mentions
 
 
+FEATURE_MARK = "~"  # joins a feature's owner and the concepts of its words (`subjects.status_topic`)
+
+
 def subject_label(subject: str) -> str:
-    """A readable English name for a subject id."""
+    """A readable English name for a subject id ("r9~pet~mode": "r9 pet mode")."""
     entry = glossary().get(subject)
     if entry:
         return entry["label"]
-    return subject.split(":", 1)[-1]
+    owner, *words = subject.split(FEATURE_MARK)
+    return " ".join([owner.split(":", 1)[-1], *(word.split("|")[0] for word in words)])

@@ -20,7 +20,9 @@ from functools import lru_cache
 from ..lang import clause_mark_chars, common_rules, every_language, profile, quotation_pairs
 from .clauses import comma_part
 from .entities import HARDWARE, MATURITY, VERSION, Entity
-from .glossary import SubjectMention, glossary, glossary_mentions
+from .glossary import FEATURE_MARK, SubjectMention, glossary, glossary_mentions
+from .lexicon import stem
+from .meaning import word_senses
 from .notation import alternation, longest_first
 from .rules import coordination, is_release_product, not_names, release_products_named, rules_for
 
@@ -381,3 +383,63 @@ def points_back(text: str, lang: str | None, low: int, start: int, end: int, men
     return not (
         any(low <= m.start < start or end <= m.start < after for m in mentions) or re.search("[A-Z]", text[match.end() : start])
     )
+
+
+_TOPIC_WORDS = 3  # words of a feature's phrase that key it, at most
+_TOPIC_CONCEPTS = 3  # concepts of each
+
+
+@lru_cache(maxsize=16)
+def _status_phrase(lang: str | None) -> tuple[re.Pattern, re.Pattern, frozenset[str]] | None:
+    rules = profile(lang).rules
+    if not rules.get("status_copula") or not rules.get("status_topic"):
+        return None
+    return (
+        re.compile(f"(?:{rules['status_copula']})$", re.I),
+        re.compile(f"(?:{rules['status_topic']})$"),
+        frozenset(str(word).casefold() for word in rules.get("topic_bounds") or ()),
+    )
+
+
+@lru_cache(maxsize=1)
+def _topic_fillers() -> frozenset[str]:
+    return frozenset(stem(str(word)) for word in common_rules()["topic_fillers"])
+
+
+def status_topic(text: str, lang: str | None, low: int, start: int) -> SubjectMention | None:
+    """The feature common words name as what the status at `start` is said of, the phrase right
+    before the words joining them ("The new pet mode is still in beta", "新しいペットモードはベータ版",
+    "新的宠物模式目前仍为测试版": `status_copula`, `status_topic`, `topic_bounds` in
+    lang/<code>/rules.yaml), keyed by the concepts of its words ("~pet~mode", "~pet|trumpet~mode|fashion":
+    the caller puts its owner before it), which the checks match word by word through any shared
+    concept (10_claim_clusters.sql). Words that tell no feature from another ("new", "機能":
+    `topic_fillers`) are left out; nothing is left of "the feature", "the model"."""
+    patterns = _status_phrase(lang)
+    if patterns is None:
+        return None
+    copula, topic, bounds = patterns
+    joined = copula.search(text, low, start)
+    phrase = joined and topic.search(text, low, joined.start())
+    if not phrase or is_generic(phrase.group()):
+        return None
+    senses = word_senses(phrase.group(), lang)
+    cut = max((i + 1 for i, (word, _) in enumerate(senses) if word.casefold() in bounds), default=0)
+    kept = [concepts[:_TOPIC_CONCEPTS] for _, concepts in senses[cut:] if concepts and concepts[0] not in _topic_fillers()]
+    if not kept or len(kept) > _TOPIC_WORDS:
+        return None
+    words = "".join(word if ord(word[0]) > 0x2E7F else f" {word}" for word, _ in senses[cut:]).strip()
+    offset = phrase.end() - len(words) if phrase.group().endswith(words) else phrase.start()
+    key = "".join(FEATURE_MARK + "|".join(concepts) for concepts in kept)
+    return SubjectMention(key, words, offset, phrase.end())
+
+
+@lru_cache(maxsize=1)
+def _possessive() -> re.Pattern:
+    closers = re.escape("".join(pair[1] for pair in quotation_pairs()))
+    return re.compile(rf"[\s{closers}]*(?:{alternation(every_language('possessives'))})\s*$")
+
+
+def possessive_between(text: str, end: int, start: int) -> bool:
+    """Only a possessive stands between a name ending at `end` and a phrase at `start` ("BarLib の",
+    "「X2」の", "Lumo's", "Acme 的")."""
+    return 0 <= end <= start and bool(_possessive().fullmatch(text, end, start))

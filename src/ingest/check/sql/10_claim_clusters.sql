@@ -31,6 +31,11 @@ CREATE OR REPLACE MACRO figure_value(value_num, value_max, value) AS
 CREATE OR REPLACE MACRO figure_kind(attribute, unit) AS
     if(starts_with(attribute, 'count_') OR attribute = 'unnamed_count', 'count', unit);
 
+-- Every word of one feature's key shares a concept with a word of the other's (words are split by
+-- '~', the concepts of a word by '|': `extract.subjects.status_topic`).
+CREATE OR REPLACE MACRO words_meet(a, b) AS
+    len(list_filter(a, lambda w: len(list_filter(b, lambda v: list_has_any(string_split(w, '|'), string_split(v, '|')))) = 0)) = 0;
+
 CREATE OR REPLACE VIEW keyed_claims AS
 WITH ok_claims AS (
     SELECT c.*,
@@ -53,7 +58,7 @@ current_claims AS (
     LEFT JOIN release_names n
       ON c.release IS NULL AND (c.subject = n.release_slug OR ends_with(c.subject, '-' || n.release_slug))
 ),
-scoped AS (
+scoped_claims AS (
     SELECT c.* EXCLUDE (named_release),
            CASE WHEN c.named_release IS NOT NULL THEN c.named_release
                 WHEN c.release IS NULL AND regexp_matches(c.subject, '[0-9]') THEN 'the model'
@@ -76,6 +81,31 @@ scoped AS (
            CASE WHEN c.unit = 'x' AND c.value_num > 0 AND coalesce(c.value_max, c.value_num) < 1
                 THEN if(c.value_low > 0, 1 / c.value_low, 'infinity'::DOUBLE) ELSE c.value_high END AS hedged_high
     FROM current_claims c LEFT JOIN renderings r USING (doc_id)
+),
+-- A feature common words name ("the new pet mode", "新しいペットモード", "新的宠物模式": its owner and
+-- the concepts of each word, `extract.subjects.status_topic`) is the feature another key of the
+-- scope names for the same owner (or the owner with its maker's name: "robovac-r9", "r9") in as
+-- many words, each sharing a concept with a word of the other: all are keyed by the shortest key
+-- met within two steps (the English one, whose words have one concept each: "offline voice
+-- assistant" meets "音声アシスタント", which meets "语音助手").
+feature_words AS (
+    SELECT DISTINCT subject, scope, string_split(subject, '~') AS parts FROM scoped_claims WHERE contains(subject, '~')
+),
+feature_meets AS (
+    SELECT a.subject, a.scope, b.subject AS other
+    FROM feature_words a JOIN feature_words b
+      ON a.scope = b.scope AND len(a.parts) = len(b.parts)
+     AND (a.parts[1] = b.parts[1] OR ends_with(a.parts[1], '-' || b.parts[1]) OR ends_with(b.parts[1], '-' || a.parts[1]))
+     AND words_meet(a.parts[2:], b.parts[2:]) AND words_meet(b.parts[2:], a.parts[2:])
+),
+feature_keys AS (
+    SELECT a.subject, a.scope, min(lpad(length(b.other)::VARCHAR, 6, '0') || b.other)[7:] AS key
+    FROM feature_meets a JOIN feature_meets b ON b.subject = a.other AND b.scope = a.scope
+    GROUP BY ALL
+),
+scoped AS (
+    SELECT s.* REPLACE (coalesce(f.key, s.subject) AS subject)
+    FROM scoped_claims s LEFT JOIN feature_keys f ON f.subject = s.subject AND f.scope = s.scope
 ),
 subjects AS (SELECT subject, bool_or(title_names) AS titled FROM current_claims GROUP BY subject),
 -- A figure extraction gave the release for want of a name ("a new memory structure for vacuum that
@@ -167,11 +197,57 @@ unnamed_named AS (
      AND n.kind = figure_kind(k.attribute, k.unit)
      AND n.figure = figure_value(k.value_num, k.value_max, k.value)
      AND (n.n_docs > 1 OR n.first_doc <> k.doc_id)
+),
+renamed AS (
+    SELECT k.* FROM keyed k ANTI JOIN unnamed_named u ON u.claim_id = k.claim_id AND u.key_subject = k.key_subject
+    UNION ALL
+    SELECT k.* REPLACE (u.attribute AS attribute, true AS set_valued)
+    FROM keyed k JOIN unnamed_named u ON u.claim_id = k.claim_id AND u.key_subject = k.key_subject
+),
+-- A date without a year ("on April 22", "4月22日": '--04-22', `extract.claims`) is the whole date
+-- another document gives the key with that month and day ("April 22, 2026"), the earliest if
+-- several; it only corroborates (it always did: no year is guessed).
+whole_dates AS (
+    SELECT key_subject, attribute, scope, value, any_value(value_num) AS value_num, any_value(tol) AS tol,
+           min(doc_id) AS first_doc, count(DISTINCT doc_id) AS n_docs
+    FROM renamed WHERE value_num IS NOT NULL AND regexp_matches(value, '^\d{4}-\d\d-\d\d$')
+    GROUP BY ALL
+),
+dated AS (
+    SELECT DISTINCT ON (r.claim_id, r.key_subject) r.claim_id, r.key_subject, w.value, w.value_num, w.tol
+    FROM renamed r JOIN whole_dates w
+      ON starts_with(r.value, '--') AND w.key_subject = r.key_subject AND w.attribute = r.attribute AND w.scope = r.scope
+     AND w.value[5:] = r.value[2:] AND (w.n_docs > 1 OR w.first_doc <> r.doc_id)
+    ORDER BY r.claim_id, r.key_subject, w.value
+),
+whole AS (
+    SELECT r.* FROM renamed r ANTI JOIN dated d ON d.claim_id = r.claim_id AND d.key_subject = r.key_subject
+    UNION ALL
+    SELECT r.* REPLACE (d.value AS value, d.value_num AS value_num, d.value_num AS lo_value, d.value_num AS hi_value, d.tol AS tol)
+    FROM renamed r JOIN dated d ON d.claim_id = r.claim_id AND d.key_subject = r.key_subject
+),
+-- What a document is about: of the subjects its title names, else of all, the one most of its
+-- claims are keyed by. A figure its sentence
+-- gives another name ("在柏林 IFA 展会上发布…5200mAh", "JavaScript…バッテリー駆動時間が最大1.5時間延びた")
+-- also speaks for it: that name may be the place, a part or a technique the sentence mentions. It
+-- only corroborates, and only a figure another source states of the subject itself (`via_part`:
+-- two names' figures re-keyed so would meet by chance); not a status (a name's deprecation is not the product's). Without
+-- a release of its own, it takes the scope the document's subject mostly has.
+main_subjects AS (
+    SELECT doc_id, first(key_subject ORDER BY titled DESC, n DESC, key_subject) AS key_subject,
+           first(scope ORDER BY titled DESC, n DESC, key_subject, scope) AS scope
+    FROM (SELECT w.doc_id, w.key_subject, w.scope, count(*) AS n,
+                 bool_or(length(w.subject_text) >= 2 AND contains(lower(d.title), lower(w.subject_text))) AS titled
+          FROM whole w JOIN documents d USING (doc_id) WHERE NOT w.via_part GROUP BY ALL)
+    GROUP BY doc_id
 )
-SELECT k.* FROM keyed k ANTI JOIN unnamed_named u ON u.claim_id = k.claim_id AND u.key_subject = k.key_subject
+SELECT * FROM whole
 UNION ALL
-SELECT k.* REPLACE (u.attribute AS attribute, true AS set_valued)
-FROM keyed k JOIN unnamed_named u ON u.claim_id = k.claim_id AND u.key_subject = k.key_subject;
+SELECT w.* REPLACE (m.key_subject AS key_subject, if(w.release IS NULL, m.scope, w.scope) AS scope, true AS set_valued,
+                    true AS via_part)
+FROM whole w JOIN main_subjects m
+  ON m.doc_id = w.doc_id AND m.key_subject <> w.key_subject AND NOT w.via_part
+ AND w.attribute NOT IN ('maturity', 'lifecycle') AND NOT contains(w.key_subject, '~');
 
 -- Values that agree, grouped. Claims with the same key (subject, attribute, scope, unit) are
 -- sorted by the interval their written precision allows (value ± value_tol, ranges up to
