@@ -1575,8 +1575,8 @@ def test_a_things_dimensions_and_a_models_size_hold_whatever_else_its_sentence_s
     corroborate; a model's parameters are as many in training as in inference."""
     claims = claims_of("Calyx S 的空气悬架最大调节范围为 50 毫米。", "zh", release=None)
     assert [(c.attribute, c.set_valued) for c in claims] == [("measure_mm", True)]
-    (claim,) = claims_of("The model has 8 billion parameters and was trained on 1.2 billion pairs.", "en", release="pallas 2")
-    assert (claim.attribute, claim.conditions) == ("parameters", None)
+    claims = claims_of("The model has 8 billion parameters and was trained on 1.2 billion pairs.", "en", release="pallas 2")
+    assert {(c.attribute, c.conditions) for c in claims} == {("parameters", None), ("count_pair", None)}
 
 
 def test_a_ratio_a_span_of_time_and_a_count_no_word_names_are_keyed_by_their_kind():
@@ -1613,3 +1613,45 @@ def test_a_status_of_a_feature_common_words_name_is_the_features_not_the_product
     # (a status no copula joins to a phrase, or said of a kind of thing, is not a feature's)
     for text, lang in (("我们弃用了旧接口。", "zh"), ("The package has been stable for a year.", "en")):
         assert not [c for c in statuses(text, lang) if "~" in c.subject]
+
+
+def test_counts_name_their_noun_whole_and_past_a_magnitude_a_counter_marks():
+    """ "9つのプラットフォーム" counted plastic (the first letters "プラ"); "20億個の三角形", "20亿 个三角形"
+    and "2 billion triangles" made no claim (a CJK magnitude past 10^8 counts tokens or money unless a
+    counter says what follows is counted; "2 billion" was no count at all)."""
+    counts = {
+        lang: {(c.attribute, c.value) for c in claims_of(text, lang, release="vantor 3.0") if c.attribute.startswith("count_")}
+        for lang, text in (
+            ("ja", "対応するのは9つのプラットフォームだ。最大20億個の三角形を扱える。"),
+            ("zh", "新版本支持 9 个平台。最多可流式加载 20亿 个三角形。"),
+            ("en", "It supports 9 platforms and handles up to 2 billion triangles per scene."),
+        )
+    }
+    assert counts["ja"] == counts["zh"] == counts["en"] == {("count_platform", "9"), ("count_triangl", "2000000000")}
+    assert not [
+        c for c in claims_of("训练使用了 2200 亿去重过的 token。", "zh", release="vantor 3.0") if c.attribute.startswith("count_")
+    ]
+
+
+def test_a_month_of_a_year_is_a_date_that_only_corroborates():
+    for text, lang in (("Vantor Engine 3.0 ships in July 2025.", "en"), ("「Vantor Engine 3.0」は2025年7月に出荷される。", "ja")):
+        dated = [(c.attribute, c.value, c.set_valued) for c in claims_of(text, lang, release="vantor 3.0")]
+        assert ("release_date", "2025-07", True) in dated, text
+
+
+def test_a_figure_beside_another_model_of_the_articles_line_is_that_models():
+    """ "同时推出的 City 3 Plus …售价 3499 欧元" in an article about the City 3: the Plus's price, not the City
+    3's (another source's €2,999 for the base model was a possible conflict); a model named in a
+    later clause takes nothing ("The base model costs €2,999; a City 3 Plus …")."""
+    title = "Voltra 发布电助力自行车 City 3"
+    zh = claims_of(
+        f"# {title}\n\n同时推出的 City 3 Plus 配备大容量电池,续航最高可达 160 公里,售价 3499 欧元。\n",
+        "zh",
+        "markdown",
+        None,
+        title,
+    )
+    assert {c.subject for c in zh if c.attribute == "price"} == {"city-3-plus"}
+    title = "Voltra City 3 review"
+    text = f"# {title}\n\nThe base model costs €2,999; a City 3 Plus with a larger battery sits above it.\n"
+    assert {c.subject for c in claims_of(text, "en", "markdown", None, title) if c.attribute == "price"} == {"voltra-city-3"}

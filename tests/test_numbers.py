@@ -116,3 +116,21 @@ def test_not_numbers():
     assert read_number("H100") is None
     assert read_number("abc") is None
     assert numerals().value("模型") is None
+
+
+@pytest.mark.parametrize(
+    "text, lang",
+    [
+        ("アシストは時速25kmまで働く。", "ja"),
+        ("助力最高时速 25 公里", "zh"),
+        ("assist up to 25 km/h", "en"),
+        ("assist up to 25 km per hour", "en"),
+    ],
+)
+def test_a_distance_per_hour_is_a_speed(text, lang):
+    """ "時速25km" was a distance of 25 km and contradicted a belt's 30,000 km life (`speeds`)."""
+    from ingest.extract.entities import find_entities
+
+    assert [(r.norm, r.unit) for r in read(text, lang)] == [("25", "km/h")]
+    assert [e.norm for e in find_entities(text, lang)] == ["25 km/h"]
+    assert [r.unit for r in read("续航 120 公里,每小时充电 10 度", "zh")][:1] == ["km"]

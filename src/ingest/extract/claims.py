@@ -120,7 +120,7 @@ _LEAST = (f"{MINIMUM}_", f"{RECOMMENDED}_")  # the least versions of a dependenc
 # Black Friday" or "2.5 on Fedora" scores nothing.
 _BENCHMARK_NAME = re.compile(r"(?:[^A-Z0-9]*[A-Z0-9]){2}")
 # a whole number in digits, in words, or with a CJK magnitude ("1万2000", "4.2 万"): not "72B", "1.31", "62.4"
-_COUNT = re.compile(r"[\d,]+|\D+|[\d.,]+(?:\s?[^\x00-\x7f]+\d*)+")
+_COUNT = re.compile(r"[\d,]+|\D+|[\d.,]+(?:\s?[^\x00-\x7f]+\d*)+|[\d.,]+\s(?:thousand|million|billion|trillion)")
 # ...past this, a number with a CJK magnitude counts tokens, parameters or money, whose noun the
 # words after it rarely name ("2200 亿去重过的 token", "10 亿代码相关的课文")
 _MOST_COUNTED_WITH_A_MAGNITUDE = 1e8
@@ -129,6 +129,7 @@ _SENTENCE_CASE = re.compile(r"[A-Z][^A-Z\d]*")  # a capital first, then no capit
 _MODEL_CODE = re.compile(r"(?<![a-z])([a-z]{1,3})-?(\d{1,4})$")  # a model's code ending a subject: "x9", "a780"
 _RELEASE_MATURITY_GAP = 12  # characters between a release's name and its maturity ("PostgreSQL 17 is now generally available")
 _DATE_TOLERANCE_DAYS = 1.0  # time zones put one release on two dates
+_MONTH = re.compile(r"\d{4}-\d\d")  # a date reading's month of a year
 _PRE_RELEASES = {"alpha", "beta", "preview", "prototype", "experimental", "release_candidate"}
 # Characters around a relation phrase where a negation denies it ("不再采用 Ray 作为默认后端",
 # "Gloo ではなくなりました"); farther away it is another clause's ("しかないユーザでも…").
@@ -465,12 +466,13 @@ class ClaimBuilder:
     def _dates_without_a_year(self, segment: SegmentInput, mentions: list[SubjectMention]) -> list[Claim]:
         """ "It ships on August 5", "8月5日に発売": a month and a day ('--08-05'), which the checks
         match with the same month and day, or with the whole date another document gives the key
-        (10_claim_clusters.sql). It only corroborates: no year is guessed (an article's other dates
-        may be of an earlier release, and one written in December may mean January)."""
+        (10_claim_clusters.sql); and a month of a year ("in July 2025", "2025年7月": '2025-07'). They
+        only corroborate: no year is guessed (an article's other dates may be of an earlier release,
+        and one written in December may mean January), and a month holds many days."""
         dated = [
             Entity(DATE, m.text, m.start, m.end, m.norm)
             for m in segment.readings
-            if m.kind == DATE_READING and m.norm and m.norm.startswith("--")
+            if m.kind == DATE_READING and m.norm and (m.norm.startswith("--") or _MONTH.fullmatch(m.norm))
         ]
         return [replace(c, set_valued=True) for entity in dated for c in self._value_claim(segment, entity, mentions)]
 
@@ -791,12 +793,27 @@ class ClaimBuilder:
             or header
             or nearest(model, entity.start, entity.end)
             or nearest(specific, entity.start, entity.end)
+            or nearest(self._variants_of_section(in_clause), entity.start, entity.end)
             or (self.previous_subject if opens_pointing_back(segment.text, segment.lang) else None)
             or (None if self.section_joined else self.section_subject)
             or nearest(in_clause, entity.start, entity.end)
             or self.section_subject
         )
         return subject or (self._release_subject() if entity.label == COUNT else None)
+
+    def _variants_of_section(self, mentions: list[SubjectMention]) -> list[SubjectMention]:
+        """The names of another model of the section's subject's line ("City 3 Plus" in an article about
+        the City 3: `model_variants` in lang/common.yaml): its sentence's figures are that model's."""
+        if self.section_subject is None:
+            return []
+        own = self.section_subject.subject.split("-")
+        found = []
+        for mention in mentions:
+            *base, last = mention.subject.split("-")
+            shared = min(len(base), len(own))  # ("voltra-city-3" and "city-3-plus": one line)
+            if base and last in common_rules()["model_variants"] and base[-shared:] == own[-shared:]:
+                found.append(mention)
+        return found
 
     def _date_subject(
         self, segment: SegmentInput, entity: Entity, specific: list[SubjectMention], in_clause: list[SubjectMention]
@@ -1001,7 +1018,8 @@ def _count_attribute(text: str, number: Reading) -> str | None:
     if number.unit or not float(value).is_integer():
         return None
     if number.counted:
-        most = math.inf if number.text.isascii() else _MOST_COUNTED_WITH_A_MAGNITUDE
+        # (unless a counter says what follows is what it counts: "20億個の三角形", "20亿 个三角形")
+        most = math.inf if number.text.isascii() or counter_follows(text, number.end) else _MOST_COUNTED_WITH_A_MAGNITUDE
         return f"count_{number.counted.split()[0]}" if _COUNT.fullmatch(number.text) and 2 <= value <= most else None
     if not _LEAST_UNNAMED_COUNT <= value <= _MOST_COUNTED_WITH_A_MAGNITUDE:
         return None

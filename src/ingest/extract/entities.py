@@ -127,6 +127,7 @@ def _labelled(reading: Reading, text: str, rules: Rules) -> Entity | None:
         unit = (reading.unit, reading.end)  # "$1,199", "a 14.2-inch display": a unit the reader found apart
     if unit is not None:
         name, end = unit
+        name = reader.speed_unit(text, reading.start, name, end)
         return _measured(reading, _entity_units()[name], end, f"{canonical(reading.value or 0)} {name}", name)
     if magnitude:  # "175B", "64k", "1.3B 到 175B": a size without a unit
         return _measured(reading, QUANTITY, reading.start + magnitude.end("number"), _range_norm(reading), None)

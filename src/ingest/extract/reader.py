@@ -496,7 +496,7 @@ class _Reader:
         """The unit after a figure (past a counter: "1 个 epoch"), a half after it ("三年半" is 3.5
         years), else the concept of the word it counts."""
         if reading.unit:
-            return reading
+            return replace(reading, unit=speed_unit(self.text, reading.start, reading.unit, reading.end))
         if currency := self._currency_before(reading.start):
             return replace(reading, unit=currency)
         unit, unit_end = self._unit_at(reading.end)
@@ -507,7 +507,7 @@ class _Reader:
                 return reading  # a year naming what follows counts nothing ("2024 云栖大会", "the 2026 Olympics")
             counted = self._counted(reading.end) or self._counted_before(reading.start, reading.end)
             return replace(reading, counted=counted)
-        reading = replace(reading, unit=unit)
+        reading = replace(reading, unit=speed_unit(self.text, reading.start, unit, unit_end))
         minus = self._minus_before(reading.start) if unit in common_rules()["signed_units"] else 0
         if minus and reading.value == reading.value_max:
             value, start = -(reading.value or 0.0), reading.start - minus  # "-25°C", "零下25℃": below zero
@@ -593,7 +593,13 @@ class _Reader:
             return None  # a model's name ("The 17 Pro has…"), not a count
         if latin:
             return " ".join(word_concepts(latin[1], "en")) or None
-        return self._noun_concepts(rest[:length] for length in range(min(4, len(rest)), 0, -1))
+        # (a run of letters only the language writes that are no grammar is one word: "9つのプラットフォーム"
+        # counts platforms, not its first four letters' "プラ", plastic)
+        script = profile(self.rules.langs[0]).script
+        run = re.match(f"(?:(?![{script.grammar}])[{script.letters}]){{2,}}", rest) if script.letters and script.grammar else None
+        return self._noun_concepts(
+            [*([run.group()] if run else []), *(rest[:length] for length in range(min(4, len(rest)), 0, -1))]
+        )
 
     def _counted_before(self, start: int, end: int) -> str | None:
         """What a figure with no noun after it counts, where the noun is the topic before it
@@ -714,6 +720,24 @@ def _range_joiner() -> re.Pattern:
 _EMBEDDED_VERSION = re.compile(r"(?<=[-_:=/])[vV]?\d+(?:\.\d+){1,3}(?:[-.]?(?:rc|a|b|alpha|beta|dev|post)\d*)?$")
 _YEAR = re.compile(r"(?:19|20)\d\d")  # a bare number that reads as a year
 _MINUS_SIGNS = "-\u2212"  # a hyphen-minus and the minus sign (NFKC makes a full-width minus a hyphen-minus)
+
+
+@lru_cache(maxsize=1)
+def _speed_words() -> tuple[re.Pattern, re.Pattern]:
+    speeds = common_rules()["speeds"]
+    return re.compile(f"(?:{'|'.join(speeds['after'])})", re.I), re.compile(f"(?:{'|'.join(speeds['before'])})\\s*$")
+
+
+def speed_unit(text: str, start: int, unit: str, unit_end: int) -> str:
+    """The unit of a figure at `start` whose unit ends at `unit_end`: a speed where words around a
+    distance make it one per hour ("時速25km", "25 km/h": `speeds` in lang/common.yaml)."""
+    speeds = common_rules()["speeds"]["units"]
+    if unit not in speeds:
+        return unit
+    after, before = _speed_words()
+    return speeds[unit] if after.match(text, unit_end) or before.search(text, max(0, start - 8), start) else unit
+
+
 _COUNTED_WINDOW = 16
 _AFTER_A_NAME = re.compile(r"[A-Z][\w.+-]*\s?$")  # "PyTorch 2 系列": a number after a name is its version
 _COUNTED_CONCEPTS = 3
