@@ -1655,3 +1655,12 @@ def test_a_figure_beside_another_model_of_the_articles_line_is_that_models():
     title = "Voltra City 3 review"
     text = f"# {title}\n\nThe base model costs €2,999; a City 3 Plus with a larger battery sits above it.\n"
     assert {c.subject for c in claims_of(text, "en", "markdown", None, title) if c.attribute == "price"} == {"voltra-city-3"}
+
+
+def test_a_heading_is_about_the_name_that_appears_not_where_it_appears():
+    """ "Kairo X7 Pro 扫地机器人亮相 IFA": a head-final heading's last name was its subject (IFA), and with
+    it every figure of the article no sentence names (`appearing` in lang/<code>/rules.yaml)."""
+    title = "Kairo X7 Pro 扫地机器人亮相 IFA:机身仅 7.9 厘米"
+    claims = claims_of(f"# {title}\n\n内置 5200mAh 电池,最长续航 180 分钟。\n", "zh", "markdown", None, title)
+    assert {c.subject for c in claims} <= {"kairo-x7-pro", "x7-pro"}
+    assert {c.qualifier for c in claims if c.attribute == "battery_life"} == {"up_to"}  # ("最长续航": a maximum)

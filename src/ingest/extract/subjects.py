@@ -268,7 +268,18 @@ def head_mention(mentions: Sequence[SubjectMention], lang: str, text: str = "") 
     candidates = [m for m in announced if m.subject in glossary()] or announced
     if not candidates:
         return None
+    if appearing := [m for m in candidates if _appearing().match(text, m.end)]:
+        return appearing[0]  # ("Kairo X7 Pro 扫地机器人亮相 IFA": what appears, `appearing`)
     return candidates[-1] if profile(lang).head_final else candidates[0]
+
+
+_KIND_CHARS = 8  # a kind of thing between a name and its verb ("X7 Pro 扫地机器人亮相")
+
+
+@lru_cache(maxsize=1)
+def _appearing() -> re.Pattern:
+    verbs = alternation(longest_first(every_language("appearing")))
+    return re.compile(rf"[」』》]?\s?[^\s,:|、。!?]{{0,{_KIND_CHARS}}}?(?:{verbs})") if verbs else re.compile("(?!)")
 
 
 @lru_cache(maxsize=1)
