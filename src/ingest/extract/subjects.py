@@ -279,7 +279,9 @@ _KIND_CHARS = 8  # a kind of thing between a name and its verb ("X7 Pro 扫地�
 @lru_cache(maxsize=1)
 def _appearing() -> re.Pattern:
     verbs = alternation(longest_first(every_language("appearing")))
-    return re.compile(rf"[」』》]?\s?[^\s,:|、。!?]{{0,{_KIND_CHARS}}}?(?:{verbs})") if verbs else re.compile("(?!)")
+    closers = re.escape("".join(pair[1] for pair in quotation_pairs()))
+    stops = re.escape(clause_mark_chars())
+    return re.compile(rf"[{closers}]?\s?[^\s,:|.!?{stops}]{{0,{_KIND_CHARS}}}?(?:{verbs})") if verbs else re.compile("(?!)")
 
 
 @lru_cache(maxsize=1)
