@@ -50,3 +50,27 @@ def test_new_domain_write_ups_flag_no_trap_and_no_unlabelled_contradiction():
     assert score.recall("must_not_flag")[0] == 0
     assert score.strict_precision == 1.0, score.unlabelled
     assert score.recall("must_corroborate")[0] >= 10
+
+
+def test_possible_conflicts_count_as_flagged_only_when_asked(tmp_path):
+    """`ingest eval --possible`: a conflict the report shows as possible (two reviews' prices of a
+    model without a release) is a note unless asked; each conflict's sides stay its own (two
+    conflicts between the same documents were merged into one group of sides)."""
+    from ingest import run_pipeline, warehouse
+    from ingest.evaluate.renderings import findings_from
+
+    root = tmp_path / "in"
+    root.mkdir()
+    (root / "a.md").write_text("# Arcton A780 review\n\nThe A780 costs $499 and weighs 1.2 kg.\n", "utf-8")
+    (root / "b.md").write_text("# Arcton A780 评测\n\nA780 售价 599 美元,重 2.1 公斤。\n", "utf-8")
+    run_pipeline([root], tmp_path / "w.duckdb", None)
+    con = warehouse.connect(tmp_path / "w.duckdb", read_only=True)
+    assert not [f for f in findings_from(con) if f.kind == "contradiction"]
+    flagged = {(f.a.value, f.b.value) for f in findings_from(con, ("contradiction", "possible")) if f.kind == "contradiction"}
+    # (each conflict's row, then its sides as written; never a price against a weight)
+    assert {tuple(sorted(pair)) for pair in flagged} == {
+        ("499 USD", "599 USD"),
+        ("499", "599 美元"),
+        ("1.2 kg", "2.1 kg"),
+        ("1.2 kg", "2.1 公斤"),
+    }

@@ -27,6 +27,9 @@ def evaluate(
         False,
         help="Print the tuned part's missed and wrongly flagged items of every key, and its false and missed rendering pairs.",
     ),
+    possible: bool = typer.Option(
+        False, help="Count possible contradictions (the report shows them as possible) as flagged, beside the sure ones."
+    ),
 ) -> None:
     """Precision and recall against every hand-labelled set; held-out (blind) parts apart."""
     from ..evaluate import evaluate as score
@@ -37,7 +40,8 @@ def evaluate(
             warn(f"{folder} not found; its labels are not scored")
     if not new_domains.is_dir():
         warn(f"{new_domains} not found; its labels are not scored")
-    result = score(labels, seeds, shared, new_domains=new_domains if new_domains.is_dir() else None)
+    flagged = ("contradiction", "possible") if possible else ("contradiction",)
+    result = score(labels, seeds, shared, new_domains=new_domains if new_domains.is_dir() else None, flagged=flagged)
     table = Table("what", "gold", "predicted", "matched", "precision", "recall")
     for row in report_rows(result, ("tuned", "blind") if part == "all" else (part,)):
         table.add_row(*(str(v) for v in row))

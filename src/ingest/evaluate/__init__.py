@@ -61,8 +61,10 @@ def evaluate(
     shared: Path | None = None,
     warehouse_path: Path | None = None,
     new_domains: Path | None = None,
+    flagged: Sequence[str] = ("contradiction",),
 ) -> Report:
-    """Ingest the labelled articles into a scratch warehouse (no translation) and score every key."""
+    """Ingest the labelled articles into a scratch warehouse (no translation) and score every key;
+    conflicts of a severity in `flagged` count as contradictions."""
     with tempfile.TemporaryDirectory() as scratch:
         db = warehouse_path or Path(scratch) / "eval.duckdb"
         run_pipeline(_inputs(seeds, shared, new_domains), db, None, engine=UntranslatedEngine())
@@ -71,7 +73,7 @@ def evaluate(
             labelled = [
                 doc for (doc,) in con.execute("SELECT doc_id FROM documents").fetchall() if doc.startswith(("seeds/", "corpus/"))
             ]
-            findings = renderings.findings_from(con)
+            findings = renderings.findings_from(con, flagged)
             across = renderings.across_articles(con, findings)
             keys = {
                 folder: _score_key(labels_dir / folder, findings)

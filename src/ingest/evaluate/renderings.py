@@ -261,14 +261,15 @@ def _has_view(con: duckdb.DuckDBPyConnection, name: str) -> bool:
     return bool(scalar(con, "SELECT count(*) FROM duckdb_views() WHERE view_name = ?", [name]))
 
 
-def findings_from(con: duckdb.DuckDBPyConnection) -> list[Finding]:
-    """Contradictions, notes and agreements the warehouse holds, as pairs of sides."""
+def findings_from(con: duckdb.DuckDBPyConnection, flagged: Sequence[str] = ("contradiction",)) -> list[Finding]:
+    """Contradictions, notes and agreements the warehouse holds, as pairs of sides; a conflict of a
+    severity in `flagged` is a contradiction (with "possible": what the report shows as possible)."""
     names = _doc_names(con)
     found: list[Finding] = []
     for row in dicts(con, "SELECT * FROM conflicts"):
         if row.get("doc_a") is None or row.get("doc_b") is None:
             continue
-        kind = "contradiction" if row["severity"] == "contradiction" else "note"
+        kind = "contradiction" if row["severity"] in flagged else "note"
         found.append(
             Finding(
                 kind,
@@ -281,7 +282,7 @@ def findings_from(con: duckdb.DuckDBPyConnection) -> list[Finding]:
                 row.get("kind") or "",
             )
         )
-    found += _group_conflicts(con, names)
+    found += _group_conflicts(con, names, flagged)
     if _has_view(con, "agreements"):
         for row in dicts(con, "SELECT * FROM agreements"):
             found.append(
@@ -302,13 +303,13 @@ def _written(claim: str) -> str:
     return f"coalesce(e.text, nullif({span}, ''), {claim}.value)"
 
 
-def _group_conflicts(con: duckdb.DuckDBPyConnection, names: dict[str, str]) -> list[Finding]:
+def _group_conflicts(con: duckdb.DuckDBPyConnection, names: dict[str, str], flagged: Sequence[str]) -> list[Finding]:
     """A conflict between groups of documents links every document of one side with every document
     of the other, each with its own sentence (the conflicts row shows each group's first)."""
     rows = dicts(
         con,
         f"""
-        SELECT f.severity, f.kind, f.docs_a, f.docs_b, c.doc_id, c.value, c.evidence,
+        SELECT f.severity, f.kind, f.subject, f.attribute, f.scope, f.docs_a, f.docs_b, c.doc_id, c.value, c.evidence,
                -- a maturity as written and as normalised (the source-language word, then "beta"): labels quote either
                CASE WHEN f.attribute = 'maturity' THEN concat_ws(' ', e.text, c.value) ELSE {_written("c")} END
                  AS written
@@ -321,15 +322,24 @@ def _group_conflicts(con: duckdb.DuckDBPyConnection, names: dict[str, str]) -> l
     )
     by_conflict: dict[tuple, list[dict]] = defaultdict(list)
     for row in rows:
-        by_conflict[(row["severity"], row["kind"], tuple(row["docs_a"]), tuple(row["docs_b"]))].append(row)
+        key = (
+            row["severity"],
+            row["kind"],
+            row["subject"],
+            row["attribute"],
+            row["scope"],
+            tuple(row["docs_a"]),
+            tuple(row["docs_b"]),
+        )
+        by_conflict[key].append(row)
     found = []
-    for (severity, kind, docs_a, docs_b), members in by_conflict.items():
+    for (severity, kind, *_, docs_a, docs_b), members in by_conflict.items():
         sides = [[m for m in members if m["doc_id"] in docs] for docs in (docs_a, docs_b)]
         for x in sides[0]:
             for y in sides[1]:
                 found.append(
                     Finding(
-                        "contradiction" if severity == "contradiction" else "note",
+                        "contradiction" if severity in flagged else "note",
                         Side(names[x["doc_id"]], x["evidence"], x["written"]),
                         Side(names[y["doc_id"]], y["evidence"], y["written"]),
                         kind,
