@@ -1664,3 +1664,17 @@ def test_a_heading_is_about_the_name_that_appears_not_where_it_appears():
     claims = claims_of(f"# {title}\n\n内置 5200mAh 电池,最长续航 180 分钟。\n", "zh", "markdown", None, title)
     assert {c.subject for c in claims} <= {"kairo-x7-pro", "x7-pro"}
     assert {c.qualifier for c in claims if c.attribute == "battery_life"} == {"up_to"}  # ("最长续航": a maximum)
+
+
+def test_a_span_of_time_past_a_clause_opener_is_not_what_a_word_before_it_names():
+    """ "…audio used for training, and the company says API recordings are deleted after 30 days" is
+    no training time (it was a possible conflict with "学習には約240万時間分の音声データ"); a word in
+    the span's own part still names it ("The charge time drops from 26 to 21 minutes")."""
+    from ingest.extract.phrases import attribute_near
+
+    text = "Customers can opt out of having their audio used for training, and API recordings are deleted after 30 days."
+    at = text.index("30 days")
+    assert attribute_near(text, "en", at, at + 7, of="duration") is None
+    text = "The charge time, once 26 minutes, is now 21 minutes."
+    at = text.index("21 minutes")
+    assert attribute_near(text, "en", at, at + 10, of="duration") == "charge_time"

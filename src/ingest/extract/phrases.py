@@ -70,7 +70,21 @@ def attribute_near(text: str, lang: str, start: int, end: int, of: str = "figure
         found = _nearest_keyword(keyed, text, start, end, end, high, starts_before=words.end())
     if found is None and of == "figure" and rules_for(lang).change_by.search(text, low, start):
         found = _nearest_keyword(keyed, text, start, end, low, start)  # ("cut … by 18%": the verb, further back)
-    return found or (_nearest_keyword(keyed, text, start, end, low, high) if of in ("duration", "tokens") else None)
+    if found is None and of in ("duration", "tokens"):
+        found = _nearest_keyword(keyed, text, start, end, _clause_opened(text, lang, low, start), high)
+    return found
+
+
+@functools.lru_cache(maxsize=16)
+def _clause_openers(lang: str) -> re.Pattern:
+    words = alternation(profile(lang).rules.get("clause_openers") or [])
+    return re.compile(rf"(?:{COMMA.pattern})\s*(?:{words})(?![A-Za-z])", re.I) if words else re.compile("(?!)")
+
+
+def _clause_opened(text: str, lang: str, low: int, start: int) -> int:
+    """Where the last part of text[low:start] that a comma and a clause opener begin starts ("…for
+    training, and the company says … after 30 days": at ", and"), else `low` (`clause_openers`)."""
+    return max((m.start() for m in _clause_openers(lang).finditer(text, low, start)), default=low)
 
 
 _LEAD_IN_CHARS = 16  # a short part with no figure before a comma: what the clause is about ("价格方面,")

@@ -240,14 +240,20 @@ main_subjects AS (
                  bool_or(length(w.subject_text) >= 2 AND contains(lower(d.title), lower(w.subject_text))) AS titled
           FROM whole w JOIN documents d USING (doc_id) WHERE NOT w.via_part GROUP BY ALL)
     GROUP BY doc_id
+),
+-- (only for a key some document states of the subject itself: the rest could meet nothing)
+stated_keys AS (SELECT DISTINCT key_subject, attribute, scope FROM whole WHERE NOT via_part),
+main_copies AS (
+    SELECT w.* REPLACE (m.key_subject AS key_subject, if(w.release IS NULL, m.scope, w.scope) AS scope, true AS set_valued,
+                        true AS via_part)
+    FROM whole w JOIN main_subjects m
+      ON m.doc_id = w.doc_id AND m.key_subject <> w.key_subject AND NOT w.via_part
+     AND w.attribute NOT IN ('maturity', 'lifecycle') AND NOT contains(w.key_subject, '~')
 )
 SELECT * FROM whole
 UNION ALL
-SELECT w.* REPLACE (m.key_subject AS key_subject, if(w.release IS NULL, m.scope, w.scope) AS scope, true AS set_valued,
-                    true AS via_part)
-FROM whole w JOIN main_subjects m
-  ON m.doc_id = w.doc_id AND m.key_subject <> w.key_subject AND NOT w.via_part
- AND w.attribute NOT IN ('maturity', 'lifecycle') AND NOT contains(w.key_subject, '~');
+SELECT c.* FROM main_copies c SEMI JOIN stated_keys k
+  ON k.key_subject = c.key_subject AND k.attribute = c.attribute AND k.scope = c.scope;
 
 -- Values that agree, grouped. Claims with the same key (subject, attribute, scope, unit) are
 -- sorted by the interval their written precision allows (value ± value_tol, ranges up to
