@@ -119,7 +119,8 @@ _LEAST = (f"{MINIMUM}_", f"{RECOMMENDED}_")  # the least versions of a dependenc
 # A benchmark's name has two capitals or digits ("MATH", "HumanEval", "GSM8K", "Arena-Hard"): "99.9 on
 # Black Friday" or "2.5 on Fedora" scores nothing.
 _BENCHMARK_NAME = re.compile(r"(?:[^A-Z0-9]*[A-Z0-9]){2}")
-# a whole number in digits, in words, or with a CJK magnitude ("1万2000", "4.2 万"): not "72B", "1.31", "62.4"
+# a whole number in digits, in words, with a CJK magnitude ("1万2000", "4.2 万") or a scale word ("2
+# billion"): not "72B", "1.31", "62.4"
 _COUNT = re.compile(r"[\d,]+|\D+|[\d.,]+(?:\s?[^\x00-\x7f]+\d*)+|[\d.,]+\s(?:thousand|million|billion|trillion)")
 # ...past this, a number with a CJK magnitude counts tokens, parameters or money, whose noun the
 # words after it rarely name ("2200 亿去重过的 token", "10 亿代码相关的课文")

@@ -198,6 +198,7 @@ unnamed_named AS (
      AND n.figure = figure_value(k.value_num, k.value_max, k.value)
      AND (n.n_docs > 1 OR n.first_doc <> k.doc_id)
 ),
+-- (the keyed claims, an unnamed figure under the name it meets)
 renamed AS (
     SELECT k.* FROM keyed k ANTI JOIN unnamed_named u ON u.claim_id = k.claim_id AND u.key_subject = k.key_subject
     UNION ALL
@@ -227,12 +228,12 @@ whole AS (
     FROM renamed r JOIN dated d ON d.claim_id = r.claim_id AND d.key_subject = r.key_subject
 ),
 -- What a document is about: of the subjects its title names, else of all, the one most of its
--- claims are keyed by. A figure its sentence
--- gives another name ("在柏林 IFA 展会上发布…5200mAh", "JavaScript…バッテリー駆動時間が最大1.5時間延びた")
--- also speaks for it: that name may be the place, a part or a technique the sentence mentions. It
--- only corroborates, and only a figure another source states of the subject itself (`via_part`:
--- two names' figures re-keyed so would meet by chance); not a status (a name's deprecation is not the product's). Without
--- a release of its own, it takes the scope the document's subject mostly has.
+-- claims are keyed by. A figure its sentence gives another name ("在柏林 IFA 展会上发布…5200mAh",
+-- "JavaScript…バッテリー駆動時間が最大1.5時間延びた") also speaks for it: that name may be the place, a
+-- part or a technique the sentence mentions. It only corroborates, and only beside a figure
+-- another source states of the subject itself (`via_part`: two names' figures re-keyed so would
+-- meet by chance); not a status (a name's deprecation is not the product's). Without a release of
+-- its own, it takes the scope the document's subject mostly has.
 main_subjects AS (
     SELECT doc_id, first(key_subject ORDER BY titled DESC, n DESC, key_subject) AS key_subject,
            first(scope ORDER BY titled DESC, n DESC, key_subject, scope) AS scope
