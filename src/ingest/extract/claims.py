@@ -1061,12 +1061,12 @@ def _codes_as_names(claims: list[Claim]) -> list[Claim]:
     """A model code an article also writes within one longer name is that name: "X9" in an article
     that names the "Arclight X9" (one finding, not two, where another source says otherwise); not a
     code its sentence writes as the head of a part number ("入门型号 C5-9160": one model of the C5 line)."""
-    subjects = {claim.subject.split(FEATURE_MARK)[0] for claim in claims}
+    owners = [claim.subject.split(FEATURE_MARK)[0] for claim in claims]  # (a feature's owner: "r9" of "r9~pet~mode")
+    subjects = set(owners)
     codes = {code for code in subjects if "-" not in code and any(char.isdigit() for char in code)}
     codes -= {c.subject for c in claims if c.subject in codes and re.search(rf"{re.escape(c.subject_text)}-\d", c.evidence)}
     longer = {code: names[0] for code in codes if len(names := [name for name in subjects if name.endswith(f"-{code}")]) == 1}
     # (and a feature of the code is one of the name: "r9~pet~mode" of "robovac-r9")
-    owners = [claim.subject.split(FEATURE_MARK)[0] for claim in claims]
     return [
         replace(claim, subject=longer[owner] + claim.subject[len(owner) :]) if owner in longer else claim
         for claim, owner in zip(claims, owners, strict=True)

@@ -595,8 +595,7 @@ class _Reader:
             return " ".join(word_concepts(latin[1], "en")) or None
         # (a run of letters only the language writes that are no grammar is one word: "9つのプラットフォーム"
         # counts platforms, not its first four letters' "プラ", plastic)
-        script = profile(self.rules.langs[0]).script
-        run = re.match(f"(?:(?![{script.grammar}])[{script.letters}]){{2,}}", rest) if script.letters and script.grammar else None
+        run = _loanword(self.rules.langs[0]).match(rest)
         return self._noun_concepts(
             [*([run.group()] if run else []), *(rest[:length] for length in range(min(4, len(rest)), 0, -1))]
         )
@@ -720,6 +719,15 @@ def _range_joiner() -> re.Pattern:
 _EMBEDDED_VERSION = re.compile(r"(?<=[-_:=/])[vV]?\d+(?:\.\d+){1,3}(?:[-.]?(?:rc|a|b|alpha|beta|dev|post)\d*)?$")
 _YEAR = re.compile(r"(?:19|20)\d\d")  # a bare number that reads as a year
 _MINUS_SIGNS = "-\u2212"  # a hyphen-minus and the minus sign (NFKC makes a full-width minus a hyphen-minus)
+
+
+@lru_cache(maxsize=16)
+def _loanword(lang: str) -> re.Pattern:
+    """A run of two or more letters only `lang` writes that write no grammar (katakana), else nothing."""
+    script = profile(lang).script
+    if not (script.letters and script.grammar):
+        return re.compile("(?!)")
+    return re.compile(f"(?:(?![{script.grammar}])[{script.letters}]){{2,}}")
 
 
 @lru_cache(maxsize=1)
