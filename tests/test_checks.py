@@ -771,3 +771,54 @@ def test_the_status_of_a_feature_common_words_name_meets_across_languages_and_no
     agreed = con.execute("SELECT subject, value, n_documents FROM corroborations WHERE attribute = 'maturity'").fetchall()
     assert [(subject.split("~")[1:], value, n) for subject, value, n in agreed] == [(["offlin", "voic", "assist"], "preview", 3)]
     assert con.execute("SELECT count(*) FROM conflicts WHERE severity <> 'note'").fetchone()[0] == 0
+
+
+def _differences(con, table: str) -> int:
+    """Rows the stored table and the view that computes it (`fresh_<table>`) do not share."""
+    stored, fresh = table, f"fresh_{table}"
+    return con.execute(
+        f"SELECT count(*) FROM ((FROM {stored} EXCEPT ALL FROM {fresh}) UNION ALL (FROM {fresh} EXCEPT ALL FROM {stored}))"
+    ).fetchone()[0]
+
+
+def test_the_stored_keys_and_clusters_follow_every_change_of_the_documents(tmp_path):
+    """claim_clusters and document_positions are tables `update_checks` fills: after a re-run that
+    changes one document's value and removes another, they hold what their views compute now."""
+    files = {
+        "a.txt": "PyTorch 2.5 発表\nZeRO++ のスループットは 3 倍に向上した。",
+        "b.txt": "PyTorch 2.5 发布\nZeRO++ 的吞吐提高了 3.0 倍。",
+        "c.txt": "PyTorch 2.5 发布\nZeRO++ 的吞吐提高了 3 倍。",
+    }
+    con = ingest(tmp_path, files)
+    assert con.execute("SELECT n_documents FROM corroborations WHERE subject = 'zeropp'").fetchall() == [(3,)]
+    con.close()
+    (tmp_path / "in" / "b.txt").write_text(files["b.txt"].replace("3.0 倍", "5 倍"), "utf-8")
+    (tmp_path / "in" / "c.txt").unlink()
+    run_pipeline([tmp_path / "in"], tmp_path / "w.duckdb", None)
+    con = warehouse.connect(tmp_path / "w.duckdb", read_only=True)
+    assert con.execute("SELECT value_a, value_b FROM conflicts WHERE severity = 'contradiction'").fetchall() == [("3x", "5x")]
+    assert con.execute("SELECT count(*) FROM claim_clusters").fetchone()[0] > 0
+    assert _differences(con, "claim_clusters") == 0 and _differences(con, "document_positions") == 0
+
+
+def test_a_warehouse_whose_clusters_were_views_gets_the_tables(tmp_path):
+    """An older version's claim_clusters and document_positions were views: the next run replaces them."""
+    files = {
+        "a.txt": "PyTorch 2.5 発表\nZeRO++ のスループットは 2 倍に向上した。",
+        "b.txt": "PyTorch 2.5 发布\nZeRO++ 的吞吐提高了 20 倍。",
+    }
+    ingest(tmp_path, files).close()
+    con = warehouse.connect(tmp_path / "w.duckdb")
+    for table in ("document_positions", "claim_clusters"):
+        con.execute(f"DROP TABLE {table}")
+        con.execute(f"CREATE VIEW {table} AS FROM fresh_{table}")
+    con.execute("DELETE FROM schema_state WHERE part = 'views'")
+    con.execute("DELETE FROM check_state")
+    con.close()
+    run_pipeline([tmp_path / "in"], tmp_path / "w.duckdb", None)
+    con = warehouse.connect(tmp_path / "w.duckdb", read_only=True)
+    kinds = con.execute(
+        "SELECT table_name FROM duckdb_tables() WHERE table_name IN ('claim_clusters', 'document_positions') ORDER BY 1"
+    ).fetchall()
+    assert kinds == [("claim_clusters",), ("document_positions",)]
+    assert con.execute("SELECT value_a, value_b FROM conflicts WHERE severity = 'contradiction'").fetchall() == [("2x", "20x")]

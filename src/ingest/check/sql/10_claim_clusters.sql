@@ -266,7 +266,7 @@ SELECT c.* FROM main_copies c SEMI JOIN stated_keys k
 -- those claims: another value it gives the key only as one of several (set-valued: a maturity
 -- read through a list, "Apple M1 チップと functorch") is left out, so it neither hides a
 -- disagreement of the value stated outright nor corroborates a value stated only in passing.
-CREATE OR REPLACE VIEW claim_clusters AS
+CREATE OR REPLACE VIEW fresh_claim_clusters AS
 WITH outright AS (
     SELECT *, list(value) FILTER (WHERE NOT coalesce(set_valued, false)) OVER per_document AS outright_values
     FROM keyed_claims
@@ -290,7 +290,8 @@ starts AS (
                                   ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS reach
           FROM bounded)
 )
-SELECT * EXCLUDE (new_cluster, reach),
+-- (not the English of the evidence: a translation that waited fills `claims.evidence_en` after the checks)
+SELECT * EXCLUDE (new_cluster, reach, evidence_en),
        CASE WHEN value_num IS NULL AND attribute = 'maturity' AND value IN {RELEASED} THEN 'released'
             WHEN value_num IS NULL THEN value
             ELSE '#' || sum(new_cluster) OVER (PARTITION BY key_subject, attribute, scope, unit ORDER BY lo, hi, claim_id
@@ -298,10 +299,14 @@ SELECT * EXCLUDE (new_cluster, reach),
        END AS cluster
 FROM starts;
 
+-- Read by every check and by the report, so stored as a table by `update_checks` (ingest.check.STORED);
+-- created empty here so that the views below bind to it.
+CREATE OR REPLACE TABLE claim_clusters AS FROM fresh_claim_clusters LIMIT 0;
+
 -- What each document says about each key under each conditions and baseline: the clusters
 -- it states, its first claim in each, whether it speaks only through a part of the subject,
--- and its source (the renderings of one article are one source).
-CREATE OR REPLACE VIEW document_positions AS
+-- and its source (the renderings of one article are one source). Stored like claim_clusters.
+CREATE OR REPLACE VIEW fresh_document_positions AS
 SELECT c.key_subject, c.attribute, c.scope, c.unit, c.conditions, c.baseline, c.doc_id,
        coalesce(r.group_id, c.doc_id) AS source,
        list(DISTINCT c.cluster ORDER BY c.cluster) AS clusters,
@@ -312,3 +317,5 @@ SELECT c.key_subject, c.attribute, c.scope, c.unit, c.conditions, c.baseline, c.
          AS intervals
 FROM claim_clusters c LEFT JOIN renderings r USING (doc_id)
 GROUP BY ALL;
+
+CREATE OR REPLACE TABLE document_positions AS FROM fresh_document_positions LIMIT 0;
