@@ -163,6 +163,7 @@ class ClaimBuilder:
         self.column_maturity: list[str | None] = []
         self.column_headers: list[str] | None = None  # the current table's first row, None for none yet
         self.known_names: frozenset[str] = frozenset()  # words the document's prose writes as names
+        self.release_claimed: set[bool] = set()  # where the article's release is a claim: in the title, the body
 
     def build(self, segments: Sequence[SegmentInput]) -> list[Claim]:
         claims: list[Claim] = []
@@ -193,15 +194,20 @@ class ClaimBuilder:
         ]
         return replace(segment, entities=entities)
 
-    def _release_titled(self, segment: SegmentInput) -> list[Claim]:
-        """The article's release its title names, as a fact of its own: independent write-ups of the
-        same release agree on it ("Vantra 4.2 Lands…" / 「Vantra 4.2」正式版公開). One of the releases a
+    def _release_named(self, segment: SegmentInput) -> list[Claim]:
+        """The article's release as a fact of its own where its title names it and where a sentence
+        first does ("Vantra 4.2 Lands…" / 「Vantra 4.2」正式版公開 / "made Vantor Engine 3.0 generally
+        available"): independent write-ups of the same release agree on it. One of the releases a
         product has: it corroborates, never contradicts."""
-        if not self.doc_release or not self.doc_product or segment.text != self.title:
+        in_title = segment.text == self.title
+        if not self.doc_release or not self.doc_product or in_title in self.release_claimed:
+            return []
+        if segment.kind == HEADING and not in_title:
             return []
         named = next((e for e in segment.entities if e.label == VERSION and e.norm == self.doc_release), None)
         if named is None:
             return []
+        self.release_claimed.add(in_title)
         subject = SubjectMention(self.doc_product, self.doc_release, 0, 0)
         version = self.doc_release.rpartition(" ")[2]
         return [
@@ -394,7 +400,7 @@ class ClaimBuilder:
         named = releases_in(segment.entities, [self.doc_product] if self.doc_product else [])
         if segment.text == self.title and self.doc_release in named:
             self.section_subject = None  # a title naming the release is about it ("Alibaba、「Qwen2.5」公開")
-        titled = self._release_titled(segment)
+        titled = self._release_named(segment)
         if segment.text == self.title:
             self.title_subject = self.section_subject
             makers = [m.subject for m in mentions if announces_in(segment.text, m.surface)]
@@ -429,7 +435,7 @@ class ClaimBuilder:
 
     def _body(self, segment: SegmentInput) -> list[Claim]:
         mentions = self._mentions(segment)
-        claims = self._body_claims(segment, mentions) + self._read_figures(segment)
+        claims = self._release_named(segment) + self._body_claims(segment, mentions) + self._read_figures(segment)
         # (a span of time is a reading, no entity: "five years", "5年間")
         claims += [c for m in segment.readings if (span := as_duration(m)) for c in self._value_claim(segment, span, mentions)]
         # What "this" in the next sentence refers to: what this one made a claim about, else the

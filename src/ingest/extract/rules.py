@@ -385,10 +385,12 @@ def _open_major_version() -> re.Pattern:
 @lru_cache(maxsize=1)
 def _version_cue() -> re.Pattern:
     """A release or minimum cue of any language right after a version (`major_version_cues`), past a
-    closing quote ("「Frobnix 17」正式版", "PostgreSQL 16.3 Released", "LLVM 10以降")."""
+    closing quote or a word for the kind of product ("「Frobnix 17」正式版", "PostgreSQL 16.3 Released",
+    "LLVM 10以降", "Kiln 19.1 toolchain lands", "Kiln 19.0 工具链发布")."""
     cues = _alternation([str(cue) for cue in every_language("major_version_cues")])
+    kinds = alternation([*every_language("product_kinds"), *every_language("dependency_kinds")])
     closers = re.escape("".join(pair[1] for pair in quotation_pairs()) + "\"”'’")
-    return re.compile(rf"[{closers}]?\s?(?:{cues})", re.I)
+    return re.compile(rf"[{closers}]?\s?(?:(?:{kinds})\s?)?(?:{cues})", re.I)
 
 
 @lru_cache(maxsize=1)

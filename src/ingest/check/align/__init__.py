@@ -99,8 +99,14 @@ def compare_renderings(a: Sequence[AlignSegment], b: Sequence[AlignSegment]) -> 
 
 
 def _product_numbers(segments: Sequence[AlignSegment]) -> set[tuple[str, str | None]]:
-    """(product name, number) of every product a document names with a number ("Watch 4")."""
-    return {(m.name, m.norm) for s in segments for m in s.mentions if m.kind == NUMBER and m.name}
+    """(product name, number) of every product a document names with a number ("Watch 4"), read as a
+    number or, where a release word follows it ("Pulsar Watch 4 is out"), as a version."""
+    return {
+        (m.name, m.norm if m.kind == NUMBER else m.version)
+        for s in segments
+        for m in s.mentions
+        if m.kind in (NUMBER, VERSION) and m.name
+    }
 
 
 def _another_product(pair: MentionPair, named_a: set[tuple[str, str | None]], named_b: set[tuple[str, str | None]]) -> bool:
