@@ -1689,3 +1689,21 @@ def test_a_span_of_time_past_a_clause_opener_is_not_what_a_word_before_it_names(
     text = "The charge time, once 26 minutes, is now 21 minutes."
     at = text.index("21 minutes")
     assert attribute_near(text, "en", at, at + 10, of="duration") == "charge_time"
+
+
+def test_a_status_an_earlier_release_had_is_no_claim_and_leaves_the_sentence_to_the_new_one():
+    """ "experimental in the previous release" dates the status, not the sentence: no claim of the
+    former status, and the rest of the sentence is the new release's; a status that names the earlier
+    release ("the previous beta") still puts the sentence on it."""
+    for text, lang in (
+        ("FlexAttention, experimental in the previous release, is now stable and can stream up to 2 billion triangles.", "en"),
+        ("前バージョンで実験的機能だったFlexAttentionは安定版に昇格し、最大20億個の三角形をストリーミングできる。", "ja"),
+        ("此前处于实验阶段的 FlexAttention 已是稳定版,最多可流式加载 20亿 个三角形。", "zh"),
+    ):
+        found = facts_valued(figures_of(text, lang, "vantor 3.0"))
+        assert ("flexattention", "maturity", "experimental", False) not in found, text
+        assert ("vantor", "count_triangl", "2000000000", True) in found, text
+    assert not figures_of("The previous beta supported 29 languages.", "en", "vantor 3.0")
+    assert facts_valued(figures_of("FlexAttention 目前处于实验阶段。", "zh", "vantor 3.0")) == {
+        ("flexattention", "maturity", "experimental", False)
+    }

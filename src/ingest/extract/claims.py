@@ -58,7 +58,15 @@ from .phrases import (
 )
 from .reader import DATE as DATE_READING
 from .reader import LABEL, MODEL, NUMBER, Reading
-from .releases import is_earlier, named_as_earlier, names_release, product_of, releases_in, speaks_of_earlier
+from .releases import (
+    is_earlier,
+    is_former_status,
+    named_as_earlier,
+    names_release,
+    product_of,
+    releases_in,
+    speaks_of_earlier,
+)
 from .rules import (
     CHANGES,
     DIRECTED_CHANGES,
@@ -496,6 +504,8 @@ class ClaimBuilder:
         else of the tagged feature, the section's feature "this feature" names, the nearest name or
         the section's subject, and of each name a list joins to it ("ベータ版では Apple M1 チップと
         functorch のサポート"; read through a list it is less sure: it corroborates, never contradicts)."""
+        if is_former_status(segment, entity):
+            return []  # what it was in an earlier release: "experimental in the previous release"
         # (only a whole release's status: "Kubix 1.31 beta features" are betas of its features)
         release = self._release_subject() if entity.norm in RELEASE_STATUSES else None
         if release and any(

@@ -17,7 +17,8 @@ from functools import lru_cache
 
 from ..lang import clause_mark_chars, every_language, profile, sentence_end_chars
 from ..records import HEADING
-from .entities import VERSION, Entity
+from .clauses import comma_part
+from .entities import MATURITY, VERSION, Entity
 from .notation import alternation, version_number, vocabulary
 from .phrases import compares_with_release, cued, is_former
 from .rules import known_products, release_products, release_products_named, written_product
@@ -136,8 +137,44 @@ def speaks_of_earlier(segment: SegmentInput, start: int = 0, end: int | None = N
     return any(
         not before.search(segment.text, max(0, match.start() - _COMPARED_REACH), match.start())
         and not after.match(segment.text, match.end(), match.end() + _COMPARED_REACH)
+        and not _dates_a_status(segment, match)
         for match in _earlier(segment.lang).finditer(segment.text, start, stop)
     )
+
+
+def is_former_status(segment: SegmentInput, status: Entity) -> bool:
+    """A status the sentence says its subject had in an earlier release, not the one it has now
+    ("experimental in the previous release", "前バージョンで実験的機能だった", "此前处于实验阶段的…")."""
+    return any(_dates_a_status(segment, match, status) for match in _earlier(segment.lang).finditer(segment.text))
+
+
+def _dates_a_status(segment: SegmentInput, earlier: re.Match, status: Entity | None = None) -> bool:
+    """The word for an earlier release says when a status of the sentence held (the status close by,
+    in its part of the sentence, before the word or after a word between: "experimental in the
+    previous release", "前バージョンで実験的"); the rest of the sentence speaks of the new release. Not
+    a status the word names the earlier release by ("the previous beta", "之前的测试版")."""
+    low, high = comma_part(segment.text, earlier.start(), earlier.end())
+    for entity in [status] if status else [e for e in segment.entities if e.label == MATURITY]:
+        if not low <= entity.start < high:
+            continue
+        if 0 <= earlier.start() - entity.end <= _STATUS_REACH:
+            return True
+        gap = (earlier.end(), entity.start)
+        if 0 < gap[1] - gap[0] <= _DATED_STATUS_REACH and not _naming_gap().fullmatch(segment.text, *gap):
+            return True
+    return False
+
+
+_STATUS_REACH = 12  # characters from a status to the word for an earlier release after it ("… in the previous")
+# ...and from that word to a status after it: a particle or a verb ("前バージョンで", "此前处于"), not a
+# name ("従来のLuaスクリプトは非推奨": the legacy scripting is deprecated now)
+_DATED_STATUS_REACH = 4
+
+
+@lru_cache(maxsize=1)
+def _naming_gap() -> re.Pattern:
+    """Between a word for an earlier release and a status that names it: spaces, a possessive."""
+    return re.compile(rf"\s*(?:{alternation(every_language('possessives'))})?\s*")
 
 
 _COMPARED_REACH = 24  # characters around a word for an earlier one where a comparison word may stand
