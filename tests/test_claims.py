@@ -1707,3 +1707,18 @@ def test_a_status_an_earlier_release_had_is_no_claim_and_leaves_the_sentence_to_
     assert facts_valued(figures_of("FlexAttention 目前处于实验阶段。", "zh", "vantor 3.0")) == {
         ("flexattention", "maturity", "experimental", False)
     }
+
+
+def test_a_ratio_to_the_earlier_release_is_the_new_ones_and_compilation_keys_a_speedup():
+    """ "従来の3倍高速" measures the new release against the earlier one (the word for it had put the
+    sentence on the earlier release); compiling is an operation a speed-up is keyed by, in any language."""
+    for text, lang in (
+        ("Shader compilation, a long-standing complaint from studios, is 3x faster thanks to a cache.", "en"),
+        ("シェーダーのコンパイルは従来の3倍高速になった。", "ja"),
+        ("着色器编译速度提升 3 倍。", "zh"),
+    ):
+        assert facts(figures_of(text, lang, "vantor 3.0")) == {("vantor", "speedup_compile", "3x", "exact")}, text
+    assert facts(figures_of("パーティションの再配置は従来の10倍の速さで完了する。", "ja", "fluxa 4.0")) == {
+        ("fluxa", "speedup", "10x", "exact")
+    }
+    assert not figures_of("従来モデルも3倍高速だった。", "ja", "vantor 3.0")

@@ -18,7 +18,7 @@ from functools import lru_cache
 from ..lang import clause_mark_chars, every_language, profile, sentence_end_chars
 from ..records import HEADING
 from .clauses import comma_part
-from .entities import MATURITY, VERSION, Entity
+from .entities import MATURITY, MULTIPLIER, PERCENT, VERSION, Entity
 from .notation import alternation, version_number, vocabulary
 from .phrases import compares_with_release, cued, is_former
 from .rules import known_products, release_products, release_products_named, written_product
@@ -138,7 +138,19 @@ def speaks_of_earlier(segment: SegmentInput, start: int = 0, end: int | None = N
         not before.search(segment.text, max(0, match.start() - _COMPARED_REACH), match.start())
         and not after.match(segment.text, match.end(), match.end() + _COMPARED_REACH)
         and not _dates_a_status(segment, match)
+        and not _ratio_of(segment, match)
         for match in _earlier(segment.lang).finditer(segment.text, start, stop)
+    )
+
+
+def _ratio_of(segment: SegmentInput, earlier: re.Match) -> bool:
+    """A ratio follows the word for an earlier release, a possessive between: it measures the new one
+    against it ("従来の3倍高速", "上一代的 2 倍")."""
+    return any(
+        e.label in (MULTIPLIER, PERCENT)
+        and earlier.end() <= e.start
+        and _naming_gap().fullmatch(segment.text, earlier.end(), e.start)
+        for e in segment.entities
     )
 
 
