@@ -1710,8 +1710,9 @@ def test_a_status_an_earlier_release_had_is_no_claim_and_leaves_the_sentence_to_
 
 
 def test_a_ratio_to_the_earlier_release_is_the_new_ones_and_compilation_keys_a_speedup():
-    """ "従来の3倍高速" measures the new release against the earlier one (the word for it had put the
-    sentence on the earlier release); compiling is an operation a speed-up is keyed by, in any language."""
+    """ "従来の3倍高速", "由此前的 9 公里提高到 5 公里" measure the new release against the earlier one (the
+    word for it had put the sentence on the earlier release); compiling is an operation a speed-up is
+    keyed by, in any language."""
     for text, lang in (
         ("Shader compilation, a long-standing complaint from studios, is 3x faster thanks to a cache.", "en"),
         ("シェーダーのコンパイルは従来の3倍高速になった。", "ja"),
@@ -1722,3 +1723,9 @@ def test_a_ratio_to_the_earlier_release_is_the_new_ones_and_compilation_keys_a_s
         ("fluxa", "speedup", "10x", "exact")
     }
     assert not figures_of("従来モデルも3倍高速だった。", "ja", "vantor 3.0")
+    # the value a sentence changes from, after the word: the new value is the new release's
+    assert facts(figures_of("新版本的水平分辨率由此前的 9 公里提高到 5 公里。", "zh", "strata 6")) == {
+        ("strata", "measure_km", "5 km", "exact")
+    }
+    # (an earlier model's figure stays that model's)
+    assert facts(figures_of("上一代 AX7 配备的是16GB显存。", "zh", "vantor 3.0")) == {("ax7", "memory", "16 GB", "exact")}

@@ -20,7 +20,7 @@ from ..records import HEADING
 from .clauses import comma_part
 from .entities import MATURITY, MULTIPLIER, PERCENT, VERSION, Entity
 from .notation import alternation, version_number, vocabulary
-from .phrases import compares_with_release, cued, is_former
+from .phrases import changed_from, compares_with_release, cued, is_former
 from .rules import known_products, release_products, release_products_named, written_product
 from .segments import SegmentInput
 
@@ -138,19 +138,22 @@ def speaks_of_earlier(segment: SegmentInput, start: int = 0, end: int | None = N
         not before.search(segment.text, max(0, match.start() - _COMPARED_REACH), match.start())
         and not after.match(segment.text, match.end(), match.end() + _COMPARED_REACH)
         and not _dates_a_status(segment, match)
-        and not _ratio_of(segment, match)
+        and not _measured_against(segment, match)
         for match in _earlier(segment.lang).finditer(segment.text, start, stop)
     )
 
 
-def _ratio_of(segment: SegmentInput, earlier: re.Match) -> bool:
-    """A ratio follows the word for an earlier release, a possessive between: it measures the new one
-    against it ("従来の3倍高速", "上一代的 2 倍")."""
+def _measured_against(segment: SegmentInput, earlier: re.Match) -> bool:
+    """Right after the word for an earlier release (a possessive between) stands a ratio or the value
+    the sentence changes from, or that value ends close before it: the sentence measures the new one
+    against the earlier one ("従来の3倍高速", "上一代的 2 倍", "从此前的 10 天延长到 15 天", "down from 26
+    minutes in the previous release")."""
+    text, end = segment.text, earlier.end()
+    figures = [*((e.start, e.end, e.label) for e in segment.entities), *((r.start, r.end, r.kind) for r in segment.readings)]
     return any(
-        e.label in (MULTIPLIER, PERCENT)
-        and earlier.end() <= e.start
-        and _naming_gap().fullmatch(segment.text, earlier.end(), e.start)
-        for e in segment.entities
+        (kind in (MULTIPLIER, PERCENT) or changed_from(text, segment.lang or "", segment.readings, start))
+        and ((end <= start and bool(_naming_gap().fullmatch(text, end, start))) or 0 <= earlier.start() - stop <= _STATUS_REACH)
+        for start, stop, kind in figures
     )
 
 
