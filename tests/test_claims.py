@@ -1729,3 +1729,16 @@ def test_a_ratio_to_the_earlier_release_is_the_new_ones_and_compilation_keys_a_s
     }
     # (an earlier model's figure stays that model's)
     assert facts(figures_of("上一代 AX7 配备的是16GB显存。", "zh", "vantor 3.0")) == {("ax7", "memory", "16 GB", "exact")}
+
+
+def test_supports_as_a_verb_names_no_support_period_and_a_days_worth_is_days():
+    """ "支持" is mostly the verb "supports": a span elsewhere in its sentence is no support period, where
+    the noun after a span ("为期 6 个月的缺陷修复支持") or "支持期" is; "75日分" is 75 days' worth (it was
+    read as 75 minutes); the count a sentence changes from is no count of the release."""
+    vacuum = "基站方面,X7 Pro 支持自动集尘、拖布清洗与热风烘干,尘袋可存放约 75 天的垃圾。"
+    assert {c.attribute for c in figures_of(vacuum, "zh", None)} == {"unnamed_duration"}
+    for text in ("该版本系列将获得为期 6 个月的缺陷修复支持。", "Vantor 3.0 支持期为 6 个月。"):
+        assert {(c.attribute, c.value) for c in figures_of(text, "zh", "vantor 3.0")} == {("support_period", "6 months")}, text
+    assert {c.value for c in figures_of("最大75日分のゴミをためておける。", "ja", "kairo 7")} == {"75 days"}
+    languages = figures_of("支持语言从上一代的 57 种扩展至 104 种。", "zh", "echoform 2")
+    assert [c.value for c in languages] == ["104"]

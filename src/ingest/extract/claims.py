@@ -538,7 +538,12 @@ class ClaimBuilder:
                 claims.append(
                     self._claim(segment, model, "parameters", size, m.start, m.end, subject_source="model", set_valued=True)
                 )
-            elif m.kind == NUMBER and (attribute := _count_attribute(segment.text, m)):
+            elif (
+                m.kind == NUMBER
+                and (attribute := _count_attribute(segment.text, m))
+                # (not what a count was before: "支持语言从上一代的 57 种扩展至 104 种")
+                and not changed_from(segment.text, segment.lang, segment.readings, m.start)
+            ):
                 subject = release
                 if self.release is None:
                     mentions = self._mentions(segment) if mentions is None else mentions
