@@ -1742,3 +1742,12 @@ def test_supports_as_a_verb_names_no_support_period_and_a_days_worth_is_days():
     assert {c.value for c in figures_of("最大75日分のゴミをためておける。", "ja", "kairo 7")} == {"75 days"}
     languages = figures_of("支持语言从上一代的 57 种扩展至 104 种。", "zh", "echoform 2")
     assert [c.value for c in languages] == ["104"]
+
+
+def test_an_edition_lower_case_words_rank_is_a_condition_of_its_own_clause():
+    """ "The base model" is the edition "基础版" names (it was no condition in lower case); an edition
+    named in another clause is not the figure's ("…; a City 3 Plus … costs €3,499")."""
+    base = figures_of("The base model costs €2,999; a City 3 Plus with a larger battery costs €3,499.", "en", "voltra 3")
+    assert {(c.value, c.conditions) for c in base} == {("2999 EUR", "variant=base"), ("3499 EUR", None)}
+    assert {c.conditions for c in figures_of("基础版售价 2799 欧元。", "zh", "voltra 3")} == {"variant=base"}
+    assert {c.conditions for c in figures_of("The new model costs €2,999.", "en", "voltra 3")} == {None}

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 from ..lang import common_rules, every_language, profiles
-from .clauses import comma_part
+from .clauses import clause_bounds, comma_part
 from .entities import COUNT, HARDWARE, MATURITY, MULTIPLIER, PERCENT, QUANTITY, Entity
 from .lexicon import word_concepts
 from .notation import canonical
@@ -68,7 +68,10 @@ def conditions(text: str, entities: Sequence[Entity], own: Entity | None = None)
             continue
         if pattern.search(text, 0, phase_end if component == "phase" else len(text)):
             found.add(f"{component}={value}")
-    found.update(f"variant={name}" for name in _variants(text, entities))
+    # (an edition named in another clause is another figure's: "The base model costs €2,999; a City 3
+    # Plus … costs €3,499")
+    low, high = clause_bounds(text, own.start) if own is not None else (0, len(text))
+    found.update(f"variant={name}" for name in _variants(text, entities, low, high))
     if own is not None and own.label in _FIGURES and not what_it_is:
         found.update(f"platform={platform.norm}" for platform in platforms_in(text))
     return ";".join(sorted(found)) or None
@@ -85,13 +88,13 @@ def _not_names() -> frozenset[str]:
     return frozenset(str(w).casefold() for w in every_language("not_names"))
 
 
-def _variants(text: str, entities: Sequence[Entity]) -> set[str]:
+def _variants(text: str, entities: Sequence[Entity], low: int, high: int) -> set[str]:
     """The editions of a product a sentence names ("the Long Range model", "ロングレンジ仕様", "标准版"),
     each by the concepts of its words (so "Performance version" and "性能版" are one edition), else as
     written: a figure of one edition is not another's. Not a maturity ("正式版", "beta version")."""
     found = set()
     for lang, pattern in _variant_patterns():
-        for match in pattern.finditer(text):
+        for match in pattern.finditer(text, low, high):
             if any(e.label == MATURITY and e.start < match.end() and match.start() < e.end for e in entities):
                 continue
             words = [w for w in re.split(r"[\s-]+", match["name"]) if w and w.casefold() not in _not_names()]
