@@ -1751,3 +1751,14 @@ def test_an_edition_lower_case_words_rank_is_a_condition_of_its_own_clause():
     assert {(c.value, c.conditions) for c in base} == {("2999 EUR", "variant=base"), ("3499 EUR", None)}
     assert {c.conditions for c in figures_of("基础版售价 2799 欧元。", "zh", "voltra 3")} == {"variant=base"}
     assert {c.conditions for c in figures_of("The new model costs €2,999.", "en", "voltra 3")} == {None}
+
+
+def test_an_error_that_fell_is_a_reduction_of_the_error():
+    """ "fell by 15%" is a reduction, and an error (誤差, 误差) a measure a release's change is keyed by."""
+    for text, lang in (
+        ("The average position error at a lead time of 72 hours fell by 15%.", "en"),
+        ("72時間先の進路予報誤差が15%減少した。", "ja"),
+        ("72 小时路径预报误差平均减少 15%。", "zh"),
+    ):
+        found = {(c.attribute, c.value) for c in figures_of(text, lang, "strata 6") if c.unit == "%"}
+        assert found == {("reduction_error_rate", "15%")}, text
