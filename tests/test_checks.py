@@ -332,8 +332,8 @@ def test_a_figure_of_the_release_meets_the_subject_its_sentence_writes_in_lower_
             "zh.md": "# Frobnix 17 正式发布\n\nFrobnix 17 为 VACUUM 引入了新的内部内存结构，内存消耗最多可降低 10 倍。\n",
         },
     )
-    rows = con.execute("SELECT subject, attribute, documents FROM corroborations WHERE attribute = 'reduction'").fetchall()
-    assert rows == [("vacuum", "reduction", ["in/en.md", "in/ja.md"])]
+    rows = con.execute("SELECT subject, attribute, documents FROM corroborations WHERE subject = 'vacuum'").fetchall()
+    assert rows == [("vacuum", "reduction_memory", ["in/en.md", "in/ja.md"])]
     conflicts = con.execute("SELECT doc_a, doc_b, severity FROM conflicts WHERE severity <> 'note'").fetchall()
     assert {(frozenset((a, b)), severity) for a, b, severity in conflicts} == {(frozenset(("in/ja.md", "in/zh.md")), "possible")}
 
@@ -702,15 +702,15 @@ def test_a_releases_changes_keyed_by_what_they_measure_conflict_only_when_the_me
     found = con.execute("SELECT attribute, value_a, value_b, severity FROM conflicts WHERE severity <> 'note'").fetchall()
     assert found == [("reduction_memory", "18%", "25%", "possible")]
     agreed = con.execute("SELECT subject, attribute, value, n_sources FROM corroborations").fetchall()
-    assert ("vacuum", "reduction", "20x", 2) in agreed
+    assert ("vacuum", "reduction_memory", "20x", 2) in agreed
     assert ("tidewater", "reduction_memory", "25%", 2) in agreed
     assert ("tidewater", "reduction_latency", "30%", 2) in agreed  # (a measure no change keys: e.md)
 
 
-def test_changes_of_one_subject_no_word_keys_by_measure_only_possibly_conflict(tmp_path):
-    """ "cuts build times by 18%" and "链接时间缩短 40%" of one named tool are two measures' changes
-    that no word keys apart (a held-out set's false contradiction): a possible conflict, never a
-    contradiction."""
+def test_changes_of_one_subject_keyed_by_two_measures_never_conflict(tmp_path):
+    """ "cuts build times by 18%" and "链接时间缩短 40%" of one named tool are two measures' changes (a
+    held-out set's false contradiction, then a possible conflict): keyed by what they measure, the
+    build time's and a change no measure word keys, they do not meet."""
     con = ingest(
         tmp_path,
         {
@@ -719,7 +719,7 @@ def test_changes_of_one_subject_no_word_keys_by_measure_only_possibly_conflict(t
         },
     )
     found = con.execute("SELECT subject, attribute, severity FROM conflicts WHERE kind = 'value_conflict'").fetchall()
-    assert found == [("frobnicator", "reduction", "possible")]
+    assert found == []
 
 
 def test_a_figure_no_word_names_corroborates_the_same_figure_and_never_conflicts(tmp_path):

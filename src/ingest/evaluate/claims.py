@@ -131,7 +131,7 @@ def _score_conflicts(con, labels: dict, evaluation: Evaluation, documents: list[
     )
     predicted_corroborations = Counter(
         {
-            (_as_labelled(s, gold_corroborations), a, r, _value_key(v))
+            (_as_labelled(s, gold_corroborations), _as_labelled_attribute(a, gold_corroborations), r, _value_key(v))
             for s, a, r, v in con.execute(
                 "SELECT subject, attribute, release, value FROM corroborations "
                 "WHERE len(list_filter(documents, lambda d: list_contains(?, d))) >= 2",
@@ -149,6 +149,15 @@ def _as_labelled(subject: str, gold: Counter) -> str:
         if labelled and (labelled.startswith(subject + "-") or subject.startswith(labelled + "-")):
             return labelled
     return subject
+
+
+def _as_labelled_attribute(attribute: str, gold: Counter) -> str:
+    """A change keyed by what it measures ("reduction_size") is the change a label names unkeyed
+    ("reduction")."""
+    for _, labelled, *_ in gold:
+        if labelled and attribute.startswith(labelled + "_"):
+            return labelled
+    return attribute
 
 
 def score_claims(con: duckdb.DuckDBPyConnection, labels_dir: Path, documents: Sequence[str]) -> Evaluation:

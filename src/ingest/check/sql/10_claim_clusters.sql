@@ -112,7 +112,7 @@ subjects AS (SELECT subject, bool_or(title_names) AS titled FROM current_claims 
 -- consumes up to 20x less memory": no capital, no name) also speaks for a subject another document
 -- of the release names for the same attribute, when its sentence writes that name as a word in any
 -- case ("VACUUM"); it still only corroborates. So does a change keyed by what it measures
--- ("reduction_memory") for the change the other document states of the name ("reduction").
+-- ("reduction_memory") for the change the other document states of the name, by that measure or by none.
 -- (one row per name and key, not per document: the join stays linear in the claims)
 named AS (
     SELECT subject, release, attribute, min(doc_id) AS first_doc, count(DISTINCT doc_id) AS n_docs,
@@ -159,7 +159,7 @@ keyed AS MATERIALIZED (
            n.subject AS key_subject, true AS via_part
     FROM scoped s JOIN named n ON s.subject_source = 'release' AND n.release = s.release
      AND (coalesce(s.set_valued, false) AND n.attribute = s.attribute
-          OR regexp_matches(s.attribute, {MEASURED_CHANGE}) AND starts_with(s.attribute, n.attribute || '_'))
+          OR regexp_matches(s.attribute, {MEASURED_CHANGE}) AND (starts_with(s.attribute, n.attribute || '_') OR s.attribute = n.attribute))
      AND (n.n_docs > 1 OR n.first_doc <> s.doc_id)
      AND regexp_matches(lower(s.evidence), n.word)
     UNION ALL
