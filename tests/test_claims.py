@@ -1762,3 +1762,11 @@ def test_an_error_that_fell_is_a_reduction_of_the_error():
     ):
         found = {(c.attribute, c.value) for c in figures_of(text, lang, "strata 6") if c.unit == "%"}
         assert found == {("reduction_error_rate", "15%")}, text
+
+
+def test_a_pronoun_after_than_is_no_baseline():
+    """ "faster than those built with the previous release" compares with nothing named: no baseline,
+    so it meets the same figure stated without one ("前バージョンに比べて実行速度が5.4%向上")."""
+    text = "Kiln 19.1 produces binaries that run 4.5% faster than those built with the previous release."
+    assert {(c.attribute, c.baseline) for c in figures_of(text, "en", "kiln 19.1")} == {("speedup", None)}
+    assert {c.baseline for c in figures_of("Kiln 19.1 is 4.5% faster than Clang.", "en", "kiln 19.1")} == {"clang"}

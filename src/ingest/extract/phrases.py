@@ -23,7 +23,7 @@ from .clauses import COMMA, clause_bounds, comma_part
 from .entities import COUNT, QUANTITY, VERSION, Entity
 from .notation import alternation, version_number
 from .reader import MULTIPLIER, NUMBER, PERCENT, Reading
-from .rules import CHANGES, DIRECTED_CHANGES, Rules, conjunctions, product_named, relation_joiners, rules_for
+from .rules import CHANGES, DIRECTED_CHANGES, Rules, conjunctions, not_names, product_named, relation_joiners, rules_for
 from .subjects import is_generic
 
 _SUPPORT_WINDOW = 12  # characters between a dependency's version and the word saying it is supported
@@ -37,15 +37,16 @@ _WORDS_AFTER = 3
 
 def baseline_near(text: str, lang: str, start: int, end: int) -> tuple[str | None, tuple[int, int] | None]:
     """The baseline a clause compares the value at [start, end) with ("vs FlashAttentionV2"), and its span;
-    none where it names a kind of thing ("faster than the model…") or the earlier one ("than its
-    predecessor", "than the previous generation": `earlier`), what a change is measured against
-    when nothing is named ("前モデル比で約20%削減")."""
+    none where it names a kind of thing ("faster than the model…"), nothing ("than those built
+    with…") or the earlier one ("than its predecessor", "than the previous generation": `earlier`),
+    what a change is measured against when nothing is named ("前モデル比で約20%削減")."""
     rules = rules_for(lang)
     clause_start, clause_end = clause_bounds(text, start)
     for pattern in rules.baselines:
         for match in pattern.finditer(text, clause_start, clause_end):
             base = match["base"].strip()
-            if not is_generic(base) and not rules.previous.search(base):
+            # (nor a word that names nothing: "than those built with the previous release")
+            if not is_generic(base) and not rules.previous.search(base) and base.casefold() not in not_names():
                 return base, match.span("base")
     return None, None
 

@@ -192,18 +192,19 @@ def _naming_gap() -> re.Pattern:
     return re.compile(rf"\s*(?:{alternation(every_language('possessives'))})?\s*")
 
 
-_COMPARED_REACH = 24  # characters around a word for an earlier one where a comparison word may stand
+_COMPARED_REACH = 32  # characters around a word for an earlier one where a comparison word may stand
 
 
 @lru_cache(maxsize=16)
 def _compared_earlier(lang: str | None) -> tuple[re.Pattern, re.Pattern]:
-    """Comparison words right before a word for an earlier one (one word between: "than its") and
-    after it, a few letters of its noun between ("従来モデル比", "与上一代产品相比")."""
+    """Comparison words shortly before a word for an earlier one (a few words between: "than its",
+    "than those built with the") and after it, a few letters of its noun between ("従来モデル比",
+    "与上一代产品相比")."""
     words = profile(lang).compared_earlier
     before, after = alternation(words.get("before") or ["(?!)"]), alternation(words.get("after") or ["(?!)"])
     marks = re.escape(clause_mark_chars() + sentence_end_chars()) + r"\uff0c\uff1b\uff1a"  # (and full-width ，；：)
     return (
-        re.compile(rf"(?<![A-Za-z])(?:{before})\s?(?:[A-Za-z]+\s)?$", re.I),
+        re.compile(rf"(?<![A-Za-z])(?:{before})\s?(?:[A-Za-z]+\s){{0,4}}$", re.I),
         re.compile(rf"[^\s,.;:{marks}]{{0,8}}?(?:{after})", re.I),
     )
 
