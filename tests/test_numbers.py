@@ -134,3 +134,12 @@ def test_a_distance_per_hour_is_a_speed(text, lang):
     assert [(r.norm, r.unit) for r in read(text, lang)] == [("25", "km/h")]
     assert [e.norm for e in find_entities(text, lang)] == ["25 km/h"]
     assert [r.unit for r in read("续航 120 公里,每小时充电 10 度", "zh")][:1] == ["km"]
+
+
+def test_a_latin_name_earlier_in_a_cjk_sentence_leaves_a_count_its_noun():
+    """ "XRを合わせて9つのプラットフォーム" counts platforms: the capital letters of "XR" and the Japanese
+    after them were read as a name the number is a version of; a word a verb ending follows is no
+    noun it counts ("150台購入した")."""
+    assert [(m.text, m.counted) for m in read("PC、XRを合わせて9つのプラットフォームで", "ja")] == [("9", "platform")]
+    assert [(m.text, m.counted) for m in read("Strand Xを150台購入した。", "ja")] == [("150", None)]
+    assert [(m.text, m.counted) for m in read("PyTorch 2 系列", "zh")] == [("2", None)]

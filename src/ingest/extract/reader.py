@@ -596,9 +596,9 @@ class _Reader:
         # (a run of letters only the language writes that are no grammar is one word: "9つのプラットフォーム"
         # counts platforms, not its first four letters' "プラ", plastic)
         run = _loanword(self.rules.langs[0]).match(rest)
-        return self._noun_concepts(
-            [*([run.group()] if run else []), *(rest[:length] for length in range(min(4, len(rest)), 0, -1))]
-        )
+        words = [*([run.group()] if run else []), *(rest[:length] for length in range(min(4, len(rest)), 0, -1))]
+        verb = tuple(numbers.get("verb_endings") or ())
+        return self._noun_concepts(w for w in words if not (verb and rest[len(w) :].startswith(verb)))
 
     def _counted_before(self, start: int, end: int) -> str | None:
         """What a figure with no noun after it counts, where the noun is the topic before it
@@ -747,7 +747,8 @@ def speed_unit(text: str, start: int, unit: str, unit_end: int) -> str:
 
 
 _COUNTED_WINDOW = 16
-_AFTER_A_NAME = re.compile(r"[A-Z][\w.+-]*\s?$")  # "PyTorch 2 系列": a number after a name is its version
+# "PyTorch 2 系列": a number after a name is its version (a Latin name: "XRを合わせて9つ" counts)
+_AFTER_A_NAME = re.compile(r"[A-Z][A-Za-z0-9_.+-]*\s?$")
 _COUNTED_CONCEPTS = 3
 _LATIN_WORD_AFTER = re.compile(r"\s?(?:-\s?)?([A-Za-z][A-Za-z-]{2,})")
 
