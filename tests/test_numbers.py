@@ -143,3 +143,10 @@ def test_a_latin_name_earlier_in_a_cjk_sentence_leaves_a_count_its_noun():
     assert [(m.text, m.counted) for m in read("PC、XRを合わせて9つのプラットフォームで", "ja")] == [("9", "platform")]
     assert [(m.text, m.counted) for m in read("Strand Xを150台購入した。", "ja")] == [("150", None)]
     assert [(m.text, m.counted) for m in read("PyTorch 2 系列", "zh")] == [("2", None)]
+
+
+def test_a_counter_is_the_segment_languages_own():
+    """ "23項目" is 23 items in Japanese: "項" counts in Chinese, and "目" after it read as an ordinal
+    ("3回目") dropped the number; the counters of another language strip nothing."""
+    assert [(m.text, m.counted) for m in read("機能も23項目が実装された。", "ja")] == [("23", "item head categori")]
+    assert read("3回目の会合", "ja") == [] and read("二つ目の方法", "ja") == []

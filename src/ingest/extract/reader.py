@@ -44,6 +44,7 @@ from .notation import (
     counter_follows,
     half_unit,
     hedged_bounds,
+    longest_first,
     numerals,
     patterns,
     significant,
@@ -484,9 +485,8 @@ class _Reader:
         words = vocabulary()
         if self.text[:start].rstrip().endswith(tuple(r for r in words.references if not r.isascii())):
             return True
-        after = self.text[end : end + 6].lstrip()
-        after = after[len(next((c for c in words.counters if after.startswith(c)), "")) :]
-        return after.startswith(words.ordinal_suffixes)
+        after = len(self.text[end : end + 6]) - len(self.text[end : end + 6].lstrip()) + end
+        return self.text.startswith(words.ordinal_suffixes, after + len(self._counter_at(after)))
 
     def vague_before(self, start: int) -> bool:
         before = self.text[max(0, start - 12) : start].rstrip().lower()
@@ -559,7 +559,13 @@ class _Reader:
         if hedge:
             position = hedge[1]
             position += 1 if self.text[position : position + 1].isspace() else 0
-        return position + len(next((c for c in vocabulary().counters if self.text.startswith(c, position)), ""))
+        return position + len(self._counter_at(position))
+
+    def _counter_at(self, position: int) -> str:
+        """The counter written at `position`, of the segment's language's (where it lists its own: "項"
+        counts in Chinese, where "23項目" is 23 items in Japanese), else of any."""
+        counters = profile(self.rules.langs[0]).numbers.get("counters") or vocabulary().counters
+        return next((c for c in longest_first(counters) if self.text.startswith(c, position)), "")
 
     def _hedge_at(self, position: int) -> tuple[str, int] | None:
         """The hedge written at `position` ("以上", "多", "or more") and where it ends."""
