@@ -150,3 +150,11 @@ def test_a_counter_is_the_segment_languages_own():
     ("3回目") dropped the number; the counters of another language strip nothing."""
     assert [(m.text, m.counted) for m in read("機能も23項目が実装された。", "ja")] == [("23", "item head categori")]
     assert read("3回目の会合", "ja") == [] and read("二つ目の方法", "ja") == []
+
+
+def test_a_list_items_label_names_the_unit_of_its_figure():
+    """ "Contributors to the release: 312" counts contributors as "312 名贡献者" does; a label no unit
+    word opens leaves the figure bare."""
+    assert [(m.text, m.unit) for m in read("Contributors to the release: 312", "en")] == [("312", "contributors")]
+    assert [(m.text, m.unit) for m in read("- GPUs: 64", "en")] == [("64", "gpus")]
+    assert [(m.text, m.unit) for m in read("The ratio: 312", "en")] == [("312", None)]

@@ -500,6 +500,11 @@ class _Reader:
         if currency := self._currency_before(reading.start):
             return replace(reading, unit=currency)
         unit, unit_end = self._unit_at(reading.end)
+        if unit is None and (label := _LABEL_BEFORE.search(self.text, 0, reading.start)):
+            # a list item's label names the unit: "Contributors to the release: 312", "GPUs: 64"
+            labelled, _ = self._unit_at(label.start("label"))
+            if labelled is not None:
+                return replace(reading, unit=labelled)
         if unit is None:
             if _AFTER_A_NAME.search(self.text, 0, reading.start):  # then it counts nothing
                 return reading
@@ -753,6 +758,8 @@ def speed_unit(text: str, start: int, unit: str, unit_end: int) -> str:
 
 
 _COUNTED_WINDOW = 16
+# A label opening a line, a list item or a table cell, then a colon right before the figure
+_LABEL_BEFORE = re.compile(r"(?:^|[\n|•·])\s*(?:[-*+]\s+)?(?P<label>[^:：\n|•·]{2,40}?)\s?[:：]\s*$")
 # "PyTorch 2 系列": a number after a name is its version (a Latin name: "XRを合わせて9つ" counts)
 _AFTER_A_NAME = re.compile(r"[A-Z][A-Za-z0-9_.+-]*\s?$")
 _COUNTED_CONCEPTS = 3
