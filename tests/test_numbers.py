@@ -158,3 +158,10 @@ def test_a_list_items_label_names_the_unit_of_its_figure():
     assert [(m.text, m.unit) for m in read("Contributors to the release: 312", "en")] == [("312", "contributors")]
     assert [(m.text, m.unit) for m in read("- GPUs: 64", "en")] == [("64", "gpus")]
     assert [(m.text, m.unit) for m in read("The ratio: 312", "en")] == [("312", None)]
+
+
+def test_a_noun_before_a_word_for_the_number_of_names_the_unit():
+    """ "パラメーター数15億" is 1.5 billion parameters: "数" after a noun says "the number of", not
+    "several" (the figure was dropped as vague), and the noun names the unit; "数十億" stays vague."""
+    assert [(m.text, m.unit) for m in read("パラメーター数15億で", "ja")] == [("15億", "parameters")]
+    assert read("数十億", "ja") == []

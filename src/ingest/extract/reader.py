@@ -490,7 +490,22 @@ class _Reader:
 
     def vague_before(self, start: int) -> bool:
         before = self.text[max(0, start - 12) : start].rstrip().lower()
-        return before.endswith(_lowered(vocabulary().vague))
+        if not before.endswith(_lowered(vocabulary().vague)):
+            return False
+        # ("パラメーター数15億": "数" after a noun says "the number of", not "several")
+        return self._count_suffixed(before) is None
+
+    def _count_suffixed(self, before: str) -> str | None:
+        """The noun `before` (the text before a figure) ends with, a word for "the number of" after it
+        ("パラメーター数", "言語数": `count_suffixes`), where the noun ends."""
+        lang = self.rules.langs[0]
+        suffix = next((w for w in profile(lang).numbers.get("count_suffixes") or () if before.endswith(w)), None)
+        if suffix is None:
+            return None
+        noun = before[: -len(suffix)]
+        grammar = profile(lang).script.grammar
+        letter = noun[-1:]
+        return noun if letter.isalpha() and not (grammar and re.fullmatch(f"[{grammar}]", letter)) else None
 
     def _with_unit(self, reading: Reading) -> Reading:
         """The unit after a figure (past a counter: "1 个 epoch"), a half after it ("三年半" is 3.5
@@ -500,11 +515,8 @@ class _Reader:
         if currency := self._currency_before(reading.start):
             return replace(reading, unit=currency)
         unit, unit_end = self._unit_at(reading.end)
-        if unit is None and (label := _LABEL_BEFORE.search(self.text, 0, reading.start)):
-            # a list item's label names the unit: "Contributors to the release: 312", "GPUs: 64"
-            labelled, _ = self._unit_at(label.start("label"))
-            if labelled is not None:
-                return replace(reading, unit=labelled)
+        if unit is None and (labelled := self._unit_named_before(reading.start)):
+            return replace(reading, unit=labelled)
         if unit is None:
             if _AFTER_A_NAME.search(self.text, 0, reading.start):  # then it counts nothing
                 return reading
@@ -578,6 +590,22 @@ class _Reader:
             found = pattern.match(self.text, position)
             if found:
                 return qualifier, found.end()
+        return None
+
+    def _unit_named_before(self, start: int) -> str | None:
+        """The unit a list item's label names before a colon ("Contributors to the release: 312", "GPUs:
+        64"), or a noun a word for "the number of" follows right before the figure ("パラメーター数15億")."""
+        if label := _LABEL_BEFORE.search(self.text, 0, start):
+            return self._unit_at(label.start("label"))[0]
+        noun = self._count_suffixed(self.text[max(0, start - 12) : start].rstrip())
+        if noun is None:
+            return None
+        end = len(noun) + max(0, start - 12)  # (where the noun ends in the text)
+        for position in range(max(0, end - 10), end):
+            for unit, pattern in self.rules.units:
+                found = pattern.match(self.text, position)
+                if found and found.end() == end:
+                    return unit
         return None
 
     def _unit_at(self, position: int) -> tuple[str | None, int]:
