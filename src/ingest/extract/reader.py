@@ -786,8 +786,8 @@ def speed_unit(text: str, start: int, unit: str, unit_end: int) -> str:
 
 
 _COUNTED_WINDOW = 16
-# A label opening a line, a list item or a table cell, then a colon right before the figure
-_LABEL_BEFORE = re.compile(r"(?:^|[\n|•·])\s*(?:[-*+]\s+)?(?P<label>[^:：\n|•·]{2,40}?)\s?[:：]\s*$")
+# A label opening a line, a list item or a table cell, then a colon (or a full-width one) right before the figure
+_LABEL_BEFORE = re.compile(r"(?:^|[\n|•·])\s*(?:[-*+]\s+)?(?P<label>[^:\uff1a\n|•·]{2,40}?)\s?[:\uff1a]\s*$")
 # "PyTorch 2 系列": a number after a name is its version (a Latin name: "XRを合わせて9つ" counts)
 _AFTER_A_NAME = re.compile(r"[A-Z][A-Za-z0-9_.+-]*\s?$")
 _COUNTED_CONCEPTS = 3

@@ -371,8 +371,7 @@ def _open_version() -> re.Pattern:
 
 @lru_cache(maxsize=1)
 def _open_major_version() -> re.Pattern:
-    """A bare major version of a product no list names, where a cue of any language follows it
-    (`major_version_cues`), past a closing quote ("「Frobnix 17」正式版")."""
+    """A bare major version of a product no list names, where a cue follows it (`_version_cue`)."""
     shapes = common_rules()["open_versions"]
     return re.compile(
         # (the name as written: only the cues ignore case)
@@ -384,9 +383,8 @@ def _open_major_version() -> re.Pattern:
 
 @lru_cache(maxsize=1)
 def _version_cue() -> re.Pattern:
-    """A release or minimum cue of any language right after a version (`major_version_cues`), past a
-    closing quote or a word for the kind of product ("「Frobnix 17」正式版", "PostgreSQL 16.3 Released",
-    "LLVM 10以降", "Kiln 19.1 toolchain lands", "Kiln 19.0 工具链发布")."""
+    """A release or minimum cue of any language after a version (`major_version_cues`), past a closing
+    quote or a kind of product ("「Frobnix 17」正式版", "LLVM 10以降", "Kiln 19.1 toolchain lands")."""
     cues = _alternation([str(cue) for cue in every_language("major_version_cues")])
     kinds = alternation([*every_language("product_kinds"), *every_language("dependency_kinds")])
     closers = re.escape("".join(pair[1] for pair in quotation_pairs()) + "\"”'’")
