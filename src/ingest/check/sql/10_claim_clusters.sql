@@ -155,13 +155,17 @@ keyed AS MATERIALIZED (
               OR (contains(p.subject, '-') OR p.titled) AND ends_with(s.subject, '-' || p.subject))
     ) WHERE NOT regexp_matches(after, {MODEL_VARIANT})
     UNION ALL
-    SELECT DISTINCT ON (s.claim_id, n.subject) s.* REPLACE (n.attribute AS attribute, true AS set_valued),
-           n.subject AS key_subject, true AS via_part
-    FROM scoped s JOIN named n ON s.subject_source = 'release' AND n.release = s.release
-     AND (coalesce(s.set_valued, false) AND n.attribute = s.attribute
-          OR regexp_matches(s.attribute, {MEASURED_CHANGE}) AND (starts_with(s.attribute, n.attribute || '_') OR s.attribute = n.attribute))
-     AND (n.n_docs > 1 OR n.first_doc <> s.doc_id)
-     AND regexp_matches(lower(s.evidence), n.word)
+    SELECT * FROM (
+        -- (of the name's attributes the claim's own first: "reduction_memory" before "reduction")
+        SELECT DISTINCT ON (s.claim_id, n.subject) s.* REPLACE (n.attribute AS attribute, true AS set_valued),
+               n.subject AS key_subject, true AS via_part
+        FROM scoped s JOIN named n ON s.subject_source = 'release' AND n.release = s.release
+         AND (coalesce(s.set_valued, false) AND n.attribute = s.attribute
+              OR regexp_matches(s.attribute, {MEASURED_CHANGE}) AND (starts_with(s.attribute, n.attribute || '_') OR s.attribute = n.attribute))
+         AND (n.n_docs > 1 OR n.first_doc <> s.doc_id)
+         AND regexp_matches(lower(s.evidence), n.word)
+        ORDER BY s.claim_id, n.subject, n.attribute <> s.attribute, n.attribute
+    )
     UNION ALL
     SELECT s.* REPLACE (m.attribute AS attribute, true AS set_valued), s.subject AS key_subject, true AS via_part
     FROM scoped s JOIN measured m
@@ -312,8 +316,9 @@ SELECT c.key_subject, c.attribute, c.scope, c.unit, c.conditions, c.baseline, c.
        list(DISTINCT c.cluster ORDER BY c.cluster) AS clusters,
        min(c.claim_id) AS claim_id, bool_and(c.via_part) AS via_part,
        bool_and(coalesce(c.set_valued, false)) AS corroborate_only,
-       coalesce(list(DISTINCT {'lo': c.hedged_low, 'hi': c.hedged_high, 'most': c.qualifier = 'up_to'})
-                  FILTER (WHERE c.hedged_low IS NOT NULL), [])
+       -- (sorted: a stored row is the same whatever order the claims were loaded in)
+       coalesce(list_sort(list(DISTINCT {'lo': c.hedged_low, 'hi': c.hedged_high, 'most': c.qualifier = 'up_to'})
+                            FILTER (WHERE c.hedged_low IS NOT NULL)), [])
          AS intervals
 FROM claim_clusters c LEFT JOIN renderings r USING (doc_id)
 GROUP BY ALL;
