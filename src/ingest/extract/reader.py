@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import calendar
 import re
+import unicodedata
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, fields, replace
 from functools import lru_cache
@@ -485,7 +486,8 @@ class _Reader:
         words = vocabulary()
         if self.text[:start].rstrip().endswith(tuple(r for r in words.references if not r.isascii())):
             return True
-        after = len(self.text[end : end + 6]) - len(self.text[end : end + 6].lstrip()) + end
+        gap = self.text[end : end + 6]
+        after = end + len(gap) - len(gap.lstrip())
         return self.text.startswith(words.ordinal_suffixes, after + len(self._counter_at(after)))
 
     def vague_before(self, start: int) -> bool:
@@ -595,7 +597,9 @@ class _Reader:
     def _unit_named_before(self, start: int) -> str | None:
         """The unit a list item's label names before a colon ("Contributors to the release: 312", "GPUs:
         64"), or a noun a word for "the number of" follows right before the figure ("パラメーター数15億")."""
-        if label := _LABEL_BEFORE.search(self.text, 0, start):
+        # (a colon first, full-width or not: the label's pattern scans the text, and most figures have none before them)
+        colon = unicodedata.normalize("NFKC", self.text[:start].rstrip()[-1:]) == ":"
+        if colon and (label := _LABEL_BEFORE.search(self.text, 0, start)):
             return self._unit_at(label.start("label"))[0]
         noun = self._count_suffixed(self.text[max(0, start - 12) : start].rstrip())
         if noun is None:

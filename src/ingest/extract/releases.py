@@ -23,6 +23,7 @@ from .notation import alternation, version_number, vocabulary
 from .phrases import changed_from, compares_with_release, cued, is_former
 from .rules import known_products, release_products, release_products_named, written_product
 from .segments import SegmentInput
+from .subjects import possessive_between
 
 
 def product_of(release: str) -> str:
@@ -151,8 +152,9 @@ def _measured_against(segment: SegmentInput, earlier: re.Match) -> bool:
     text, end = segment.text, earlier.end()
     figures = [*((e.start, e.end, e.label) for e in segment.entities), *((r.start, r.end, r.kind) for r in segment.readings)]
     return any(
-        (kind in (MULTIPLIER, PERCENT) or changed_from(text, segment.lang or "", segment.readings, start))
-        and ((end <= start and bool(_naming_gap().fullmatch(text, end, start))) or 0 <= earlier.start() - stop <= _STATUS_REACH)
+        # (where it stands first: whether the sentence changes from it costs a pass over its figures)
+        ((end <= start and _names_it(text, end, start)) or 0 <= earlier.start() - stop <= _STATUS_REACH)
+        and (kind in (MULTIPLIER, PERCENT) or changed_from(text, segment.lang or "", segment.readings, start))
         for start, stop, kind in figures
     )
 
@@ -175,7 +177,7 @@ def _dates_a_status(segment: SegmentInput, earlier: re.Match, status: Entity | N
         if 0 <= earlier.start() - entity.end <= _STATUS_REACH:
             return True
         gap = (earlier.end(), entity.start)
-        if 0 < gap[1] - gap[0] <= _DATED_STATUS_REACH and not _naming_gap().fullmatch(segment.text, *gap):
+        if 0 < gap[1] - gap[0] <= _DATED_STATUS_REACH and not _names_it(segment.text, *gap):
             return True
     return False
 
@@ -186,10 +188,10 @@ _STATUS_REACH = 12  # characters from a status to the word for an earlier releas
 _DATED_STATUS_REACH = 4
 
 
-@lru_cache(maxsize=1)
-def _naming_gap() -> re.Pattern:
-    """Between a word for an earlier release and a status that names it: spaces, a possessive."""
-    return re.compile(rf"\s*(?:{alternation(every_language('possessives'))})?\s*")
+def _names_it(text: str, end: int, start: int) -> bool:
+    """Only spaces or a possessive stand between a word for an earlier release ending at `end` and
+    what it names at `start` ("the previous beta", "之前的测试版", "従来の3倍")."""
+    return not text[end:start].strip() or possessive_between(text, end, start)
 
 
 _COMPARED_REACH = 32  # characters around a word for an earlier one where a comparison word may stand
